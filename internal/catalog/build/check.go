@@ -1,0 +1,324 @@
+package build
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+var (
+	idPattern   = regexp.MustCompile(`^IL-\d{4}$`)
+	slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	datePattern = regexp.MustCompile(`^\d{4}(-\d{2}(-\d{2})?)?$`)
+)
+
+// SourceKinds are the kinds a source may have, in the order of trust.
+var SourceKinds = []string{"official-postmortem", "official-status", "engineering-blog", "news", "government-report", "community"}
+
+// Severities are the allowed severity values.
+var Severities = []string{"critical", "major", "minor"}
+
+// MaxTitle is the longest title allowed, in characters: a title is one line.
+const MaxTitle = 200
+
+// textField is one prose field of a case, read the same way in both languages.
+type textField struct {
+	key      string
+	required bool
+	get      func(*Text) []string
+}
+
+var textFields = []textField{
+	{"title", true, func(t *Text) []string { return one(t.Title) }},
+	{"summary", true, func(t *Text) []string { return one(t.Summary) }},
+	{"region", false, func(t *Text) []string { return one(t.Region) }},
+	{"scope", false, func(t *Text) []string { return one(t.Scope) }},
+	{"users_affected", false, func(t *Text) []string { return one(t.UsersAffected) }},
+	{"symptoms", true, func(t *Text) []string { return one(t.Symptoms) }},
+	{"trigger", true, func(t *Text) []string { return one(t.Trigger) }},
+	{"detection", false, func(t *Text) []string { return one(t.Detection) }},
+	{"remediation", false, func(t *Text) []string { return t.Remediation }},
+	{"action_items", false, func(t *Text) []string { return t.ActionItems }},
+	{"lessons", false, func(t *Text) []string { return one(t.Lessons) }},
+}
+
+func one(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// HasHangul reports whether s contains a Hangul syllable or letter.
+func HasHangul(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Hangul, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// check validates the loaded data and returns every problem.
+func check(d *Data) Problems {
+	var ps Problems
+	ps = append(ps, checkTaxonomy(d)...)
+	orgsFile := filepath.Join(d.dir, "orgs.yaml")
+	orgs := map[string]bool{}
+	for i, o := range d.Orgs {
+		f := fmt.Sprintf("[%d]", i)
+		switch {
+		case !slugPattern.MatchString(o.Slug):
+			ps = append(ps, Problem{File: orgsFile, Field: f + ".slug", Msg: fmt.Sprintf("%q is not a slug (lowercase letters, digits and hyphens)", o.Slug)})
+		case orgs[o.Slug]:
+			ps = append(ps, Problem{File: orgsFile, Field: f + ".slug", Msg: fmt.Sprintf("duplicate organization %q", o.Slug)})
+		}
+		if strings.TrimSpace(o.EN) == "" || strings.TrimSpace(o.KO) == "" {
+			ps = append(ps, Problem{File: orgsFile, Field: f, Msg: fmt.Sprintf("organization %q needs both an en and a ko name", o.Slug)})
+		}
+		orgs[o.Slug] = true
+	}
+	vocab := map[string]map[string]bool{}
+	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+		vocab[kind] = map[string]bool{}
+		for _, v := range d.Taxonomy.Kind(kind) {
+			vocab[kind][v.Slug] = true
+		}
+	}
+	ids := map[string]string{}
+	for _, c := range d.Cases {
+		if prev, dup := ids[c.ID]; dup && c.ID != "" {
+			ps = append(ps, c.problem([]any{"id"}, "id", fmt.Sprintf("duplicate id %s, also used by %s", c.ID, prev)))
+		}
+		ids[c.ID] = c.file
+	}
+	for _, c := range d.Cases {
+		ps = append(ps, checkCase(c, orgs, vocab, ids)...)
+	}
+	return ps
+}
+
+func (c *Case) problem(path []any, field, msg string) Problem {
+	return Problem{File: c.file, Line: lineOf(c.root, path...), Field: field, Msg: msg}
+}
+
+func checkTaxonomy(d *Data) Problems {
+	var ps Problems
+	file := filepath.Join(d.dir, "taxonomy.yaml")
+	seen := map[string]bool{}
+	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+		vals := d.Taxonomy.Kind(kind)
+		if len(vals) == 0 {
+			ps = append(ps, Problem{File: file, Field: kind + "s", Msg: "expected at least one value"})
+		}
+		for i, v := range vals {
+			f := fmt.Sprintf("%ss[%d]", kind, i)
+			if !slugPattern.MatchString(v.Slug) {
+				ps = append(ps, Problem{File: file, Field: f + ".slug", Msg: fmt.Sprintf("%q is not a slug", v.Slug)})
+			}
+			if seen[kind+"/"+v.Slug] {
+				ps = append(ps, Problem{File: file, Field: f + ".slug", Msg: fmt.Sprintf("duplicate %s %q", kind, v.Slug)})
+			}
+			seen[kind+"/"+v.Slug] = true
+			for lang, lt := range map[string]LangText{"en": v.EN, "ko": v.KO} {
+				if strings.TrimSpace(lt.Label) == "" || strings.TrimSpace(lt.Definition) == "" {
+					ps = append(ps, Problem{File: file, Field: f + "." + lang, Msg: fmt.Sprintf("%s %q needs a label and a definition in %s", kind, v.Slug, lang)})
+				}
+			}
+		}
+	}
+	return ps
+}
+
+func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, ids map[string]string) Problems {
+	var ps Problems
+	add := func(path []any, msg string) {
+		ps = append(ps, c.problem(path, fieldName(path), msg))
+	}
+	want := strings.TrimSuffix(strings.TrimSuffix(fileBase(c.file), ".yaml"), ".yml")
+	switch {
+	case c.ID == "":
+		add([]any{"id"}, "missing; expected the case id, e.g. "+want)
+	case !idPattern.MatchString(c.ID):
+		add([]any{"id"}, fmt.Sprintf("%q is not an id; expected IL- and four digits", c.ID))
+	case c.ID != want:
+		add([]any{"id"}, fmt.Sprintf("%s does not match the file name; expected %s", c.ID, want))
+	}
+	switch {
+	case c.Org == "":
+		add([]any{"org"}, "missing; expected an organization slug from data/orgs.yaml")
+	case !orgs[c.Org]:
+		add([]any{"org"}, fmt.Sprintf("unknown organization %q; expected a slug from data/orgs.yaml", c.Org))
+	}
+	if msg := checkDate(c.Date); msg != "" {
+		add([]any{"date"}, msg)
+	}
+	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+		key := kind + "s"
+		tags := c.Tags(kind)
+		if kind != "factor" && len(tags) == 0 {
+			add([]any{key}, fmt.Sprintf("expected at least one %s from data/taxonomy.yaml", kind))
+		}
+		seen := map[string]bool{}
+		for i, s := range tags {
+			switch {
+			case !vocab[kind][s]:
+				add([]any{key, i}, fmt.Sprintf("unknown %s %q; expected a %s slug from data/taxonomy.yaml", kind, s, kind))
+			case seen[s]:
+				add([]any{key, i}, fmt.Sprintf("%q is listed twice", s))
+			}
+			seen[s] = true
+		}
+	}
+	if c.Severity != "" && !contains(Severities, c.Severity) {
+		add([]any{"severity"}, fmt.Sprintf("%q is not a severity; expected one of %s, or no severity", c.Severity, strings.Join(Severities, ", ")))
+	}
+	for key, v := range map[string]*int{"time_to_detect": c.TimeToDetect, "time_to_resolve": c.TimeToResolve} {
+		if v != nil && *v < 0 {
+			add([]any{key}, "expected a number of minutes, 0 or more")
+		}
+	}
+	if len(c.Sources) == 0 {
+		add([]any{"sources"}, "expected at least one source with a url and a kind")
+	}
+	for i, s := range c.Sources {
+		if msg := checkURL(s.URL); msg != "" {
+			add([]any{"sources", i, "url"}, msg)
+		}
+		if !contains(SourceKinds, s.Kind) {
+			add([]any{"sources", i, "kind"}, fmt.Sprintf("%q is not a source kind; expected one of %s", s.Kind, strings.Join(SourceKinds, ", ")))
+		}
+		if s.Archive != "" {
+			if msg := checkURL(s.Archive); msg != "" {
+				add([]any{"sources", i, "archive"}, msg)
+			}
+		}
+	}
+	for i, r := range c.Related {
+		switch {
+		case r == c.ID:
+			add([]any{"related", i}, "a case cannot be related to itself")
+		case ids[r] == "":
+			add([]any{"related", i}, fmt.Sprintf("related case %s does not exist", r))
+		}
+	}
+	for _, f := range textFields {
+		en, ko := f.get(&c.EN), f.get(&c.KO)
+		for _, lang := range []string{"en", "ko"} {
+			vals := en
+			if lang == "ko" {
+				vals = ko
+			}
+			path := []any{lang, f.key}
+			if len(vals) == 0 {
+				if f.required {
+					add([]any{lang, f.key}, fmt.Sprintf("missing; the %s of the case in %s is required", f.key, langName(lang)))
+				}
+				continue
+			}
+			for i, v := range vals {
+				p := path
+				if f.key == "remediation" || f.key == "action_items" {
+					p = append(append([]any{}, path...), i)
+				}
+				switch {
+				case !utf8.ValidString(v):
+					add(p, "text is not valid UTF-8")
+				case strings.TrimSpace(v) == "":
+					add(p, "empty text")
+				case lang == "en" && HasHangul(v):
+					add(p, "English text contains Hangul; write Korean names in romanization")
+				case lang == "ko" && f.key != "region" && !HasHangul(v):
+					add(p, "Korean text contains no Hangul")
+				}
+			}
+		}
+		if !f.required && (len(en) == 0) != (len(ko) == 0) {
+			missing := "ko"
+			if len(en) == 0 {
+				missing = "en"
+			}
+			add([]any{missing, f.key}, fmt.Sprintf("missing in %s but present in the other language; write both or neither", langName(missing)))
+		}
+	}
+	for _, lang := range []string{"en", "ko"} {
+		t := c.Lang(lang).Title
+		if utf8.RuneCountInString(t) > MaxTitle || strings.ContainsAny(t, "\n\r") {
+			add([]any{lang, "title"}, fmt.Sprintf("a title is one line of at most %d characters", MaxTitle))
+		}
+	}
+	return ps
+}
+
+func checkDate(s string) string {
+	if s == "" {
+		return "missing; expected the incident start date in UTC as YYYY-MM-DD (or YYYY-MM, YYYY)"
+	}
+	if !datePattern.MatchString(s) {
+		return fmt.Sprintf("%q is not a date; expected YYYY-MM-DD, YYYY-MM or YYYY", s)
+	}
+	layout := map[int]string{4: "2006", 7: "2006-01", 10: "2006-01-02"}[len(s)]
+	t, err := time.Parse(layout, s)
+	if err != nil {
+		return fmt.Sprintf("%q is not a calendar date; expected YYYY-MM-DD, YYYY-MM or YYYY", s)
+	}
+	if t.After(time.Now().UTC()) {
+		return fmt.Sprintf("%q is in the future", s)
+	}
+	return ""
+}
+
+func checkURL(s string) string {
+	u, err := url.Parse(s)
+	if s == "" {
+		return "missing; expected an http or https URL"
+	}
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.Contains(u.Host, ".") || strings.ContainsAny(s, " \t\n") {
+		return fmt.Sprintf("%q is not a URL; expected an absolute http or https URL", s)
+	}
+	return ""
+}
+
+func fieldName(path []any) string {
+	var b strings.Builder
+	for _, p := range path {
+		switch v := p.(type) {
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(v)
+		case int:
+			fmt.Fprintf(&b, "[%d]", v)
+		}
+	}
+	return b.String()
+}
+
+func langName(lang string) string {
+	if lang == "ko" {
+		return "Korean (ko)"
+	}
+	return "English (en)"
+}
+
+func fileBase(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,292 @@
+// Package build turns the data files (cases, taxonomy, organizations) into the SQLite catalog.
+// It reports every problem it finds with file, line and field, and writes nothing while any
+// problem remains. Only cmd/catalog and tests import it.
+package build
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Problem is one thing wrong in the data, located as precisely as the YAML allows.
+type Problem struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (p Problem) String() string {
+	loc := p.File
+	if p.Line > 0 {
+		loc += ":" + strconv.Itoa(p.Line)
+	}
+	if p.Field != "" {
+		return fmt.Sprintf("%s: %s: %s", loc, p.Field, p.Msg)
+	}
+	return fmt.Sprintf("%s: %s", loc, p.Msg)
+}
+
+// Problems is the error returned when the data does not validate.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// Text is the prose of a case in one language, as written in the case file.
+type Text struct {
+	Title         string   `yaml:"title"`
+	Summary       string   `yaml:"summary"`
+	Region        string   `yaml:"region"`
+	Scope         string   `yaml:"scope"`
+	UsersAffected string   `yaml:"users_affected"`
+	Symptoms      string   `yaml:"symptoms"`
+	Trigger       string   `yaml:"trigger"`
+	Detection     string   `yaml:"detection"`
+	Remediation   []string `yaml:"remediation"`
+	ActionItems   []string `yaml:"action_items"`
+	Lessons       string   `yaml:"lessons"`
+}
+
+// Source is a cited report.
+type Source struct {
+	URL     string `yaml:"url"`
+	Kind    string `yaml:"kind"`
+	Archive string `yaml:"archive"`
+	Title   string `yaml:"title"`
+}
+
+// Case is one case file.
+type Case struct {
+	ID            string   `yaml:"id"`
+	Org           string   `yaml:"org"`
+	Date          string   `yaml:"date"`
+	Causes        []string `yaml:"causes"`
+	Symptoms      []string `yaml:"symptoms"`
+	Components    []string `yaml:"components"`
+	Factors       []string `yaml:"factors"`
+	Severity      string   `yaml:"severity"`
+	TimeToDetect  *int     `yaml:"time_to_detect"`
+	TimeToResolve *int     `yaml:"time_to_resolve"`
+	Sources       []Source `yaml:"sources"`
+	Related       []string `yaml:"related"`
+	EN            Text     `yaml:"en"`
+	KO            Text     `yaml:"ko"`
+
+	file string
+	root *yaml.Node
+}
+
+// Tags returns the case's vocabulary slugs of one kind.
+func (c *Case) Tags(kind string) []string {
+	switch kind {
+	case "cause":
+		return c.Causes
+	case "symptom":
+		return c.Symptoms
+	case "component":
+		return c.Components
+	case "factor":
+		return c.Factors
+	}
+	return nil
+}
+
+// Lang returns the text in one language.
+func (c *Case) Lang(lang string) *Text {
+	if lang == "ko" {
+		return &c.KO
+	}
+	return &c.EN
+}
+
+// LangText is a label and definition in one language.
+type LangText struct {
+	Label      string `yaml:"label"`
+	Definition string `yaml:"definition"`
+}
+
+// Value is one taxonomy value.
+type Value struct {
+	Slug    string   `yaml:"slug"`
+	EN      LangText `yaml:"en"`
+	KO      LangText `yaml:"ko"`
+	Aliases []string `yaml:"aliases"`
+}
+
+// Taxonomy is data/taxonomy.yaml.
+type Taxonomy struct {
+	Causes     []Value `yaml:"causes"`
+	Symptoms   []Value `yaml:"symptoms"`
+	Components []Value `yaml:"components"`
+	Factors    []Value `yaml:"factors"`
+}
+
+// Kind returns the values of one kind.
+func (t *Taxonomy) Kind(kind string) []Value {
+	switch kind {
+	case "cause":
+		return t.Causes
+	case "symptom":
+		return t.Symptoms
+	case "component":
+		return t.Components
+	case "factor":
+		return t.Factors
+	}
+	return nil
+}
+
+// Org is one entry of data/orgs.yaml.
+type Org struct {
+	Slug string `yaml:"slug"`
+	EN   string `yaml:"en"`
+	KO   string `yaml:"ko"`
+}
+
+// Data is everything under data/, loaded and validated.
+type Data struct {
+	Taxonomy Taxonomy
+	Orgs     []Org
+	Cases    []*Case // sorted by id
+
+	dir string
+}
+
+var caseFileName = regexp.MustCompile(`^IL-\d{4}\.yaml$`)
+
+// Load reads and validates the data directory. It returns Problems listing everything wrong.
+func Load(dir string) (*Data, error) {
+	var ps Problems
+	d := &Data{dir: dir}
+	decodeFile(filepath.Join(dir, "taxonomy.yaml"), &d.Taxonomy, &ps)
+	decodeFile(filepath.Join(dir, "orgs.yaml"), &d.Orgs, &ps)
+	if len(ps) > 0 {
+		return nil, ps
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "cases"))
+	if err != nil {
+		return nil, fmt.Errorf("read cases: %w", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		path := filepath.Join(dir, "cases", name)
+		if e.IsDir() || !strings.HasSuffix(name, ".yaml") && !strings.HasSuffix(name, ".yml") {
+			continue
+		}
+		if !caseFileName.MatchString(name) {
+			ps = append(ps, Problem{File: path, Msg: "case file name must be IL-NNNN.yaml (IL- and four digits)"})
+			continue
+		}
+		c := &Case{file: path}
+		if root := decodeFile(path, c, &ps); root != nil {
+			c.root = root
+			d.Cases = append(d.Cases, c)
+		}
+	}
+	sort.Slice(d.Cases, func(i, j int) bool { return d.Cases[i].ID < d.Cases[j].ID })
+	ps = append(ps, check(d)...)
+	if len(ps) > 0 {
+		return nil, ps
+	}
+	return d, nil
+}
+
+// decodeFile strictly decodes one YAML file into v and returns its node tree, or records the
+// problem and returns nil.
+func decodeFile(path string, v any, ps *Problems) *yaml.Node {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			*ps = append(*ps, Problem{File: path, Msg: "file is missing"})
+		} else {
+			*ps = append(*ps, Problem{File: path, Msg: err.Error()})
+		}
+		return nil
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		*ps = append(*ps, yamlProblem(path, err))
+		return nil
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		*ps = append(*ps, yamlProblem(path, err))
+		return nil
+	}
+	return &root
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
+
+// yamlProblem turns a YAML error into a Problem, keeping its line number.
+func yamlProblem(path string, err error) Problem {
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return Problem{File: path, Line: line, Msg: "malformed YAML: " + m[2]}
+	}
+	return Problem{File: path, Msg: "malformed YAML: " + msg}
+}
+
+// lineOf finds the line of a field given as path elements: map keys (string) and list indexes
+// (int). It falls back to the nearest enclosing node that exists.
+func lineOf(root *yaml.Node, path ...any) int {
+	if root == nil {
+		return 0
+	}
+	n := root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	line := n.Line
+	for _, p := range path {
+		var next *yaml.Node
+		switch k := p.(type) {
+		case string:
+			if n.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					if n.Content[i].Value == k {
+						line = n.Content[i].Line
+						next = n.Content[i+1]
+						break
+					}
+				}
+			}
+		case int:
+			if n.Kind == yaml.SequenceNode && k < len(n.Content) {
+				next = n.Content[k]
+				line = next.Line
+			}
+		}
+		if next == nil {
+			return line
+		}
+		n = next
+	}
+	return line
+}

@@ -1,0 +1,211 @@
+package build
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"incidentlib/internal/catalog"
+)
+
+//go:embed schema.sql
+var schema string
+
+// Write builds the catalog database at path atomically: it writes a temporary file beside it
+// and renames it into place only when everything succeeded.
+func Write(ctx context.Context, d *Data, path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".catalog-*.db")
+	if err != nil {
+		return fmt.Errorf("write catalog: %w", err)
+	}
+	tmpPath := tmp.Name()
+	tmp.Close()
+	defer os.Remove(tmpPath) // no-op after a successful rename
+	if err := writeDB(ctx, d, tmpPath); err != nil {
+		return fmt.Errorf("write catalog: %w", err)
+	}
+	if err := os.Chmod(tmpPath, 0o644); err != nil {
+		return fmt.Errorf("write catalog: %w", err)
+	}
+	if err := os.Rename(tmpPath, path); err != nil {
+		return fmt.Errorf("write catalog: %w", err)
+	}
+	return nil
+}
+
+func writeDB(ctx context.Context, d *Data, path string) error {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("schema: %w", err)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := insertTerms(ctx, tx, d); err != nil {
+		return err
+	}
+	related := Related(d.Cases)
+	nums := map[string]int{}
+	for _, c := range d.Cases {
+		nums[c.ID] = caseNum(c.ID)
+	}
+	labels := termLabels(d)
+	for _, c := range d.Cases {
+		if err := insertCase(ctx, tx, c, labels); err != nil {
+			return fmt.Errorf("%s: %w", c.ID, err)
+		}
+		links := related[c.ID]
+		for _, r := range c.Related { // editors' links come first
+			links = append([]Link{{ID: r, Score: 100}}, removeLink(links, r)...)
+		}
+		for pos, l := range links {
+			reasons, _ := json.Marshal(nonNil(l.Reasons))
+			if _, err := tx.ExecContext(ctx, `INSERT INTO related VALUES (?,?,?,?,?)`, nums[c.ID], pos, nums[l.ID], l.Score, string(reasons)); err != nil {
+				return err
+			}
+		}
+	}
+	meta := map[string]string{
+		"built_at": time.Now().UTC().Format(time.RFC3339),
+		"cases":    strconv.Itoa(len(d.Cases)),
+	}
+	for k, v := range meta {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO meta VALUES (?,?)`, k, v); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, `INSERT INTO case_fts(case_fts) VALUES ('optimize'); ANALYZE; VACUUM;`)
+	return err
+}
+
+func nonNil(r []Reason) []Reason {
+	if r == nil {
+		return []Reason{}
+	}
+	return r
+}
+
+func removeLink(links []Link, id string) []Link {
+	out := links[:0:0]
+	for _, l := range links {
+		if l.ID != id {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// caseNum is the numeric part of a validated id.
+func caseNum(id string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(id, "IL-"))
+	return n
+}
+
+func insertTerms(ctx context.Context, tx *sql.Tx, d *Data) error {
+	for _, kind := range catalog.VocabKinds {
+		for pos, v := range d.Taxonomy.Kind(kind) {
+			aliases, _ := json.Marshal(append([]string{}, v.Aliases...))
+			if _, err := tx.ExecContext(ctx, `INSERT INTO terms VALUES (?,?,?,?,?,?,?,?)`,
+				kind, v.Slug, pos, v.EN.Label, v.KO.Label, v.EN.Definition, v.KO.Definition, string(aliases)); err != nil {
+				return err
+			}
+		}
+	}
+	for pos, o := range d.Orgs {
+		aliases, _ := json.Marshal([]string{o.EN, o.KO})
+		if _, err := tx.ExecContext(ctx, `INSERT INTO terms VALUES (?,?,?,?,?,'','',?)`,
+			catalog.KindOrg, o.Slug, pos, o.EN, o.KO, string(aliases)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// termLabels maps kind/slug to every word that names the value in either language, for the
+// full-text index.
+func termLabels(d *Data) map[string]string {
+	out := map[string]string{}
+	for _, kind := range catalog.VocabKinds {
+		for _, v := range d.Taxonomy.Kind(kind) {
+			out[kind+"/"+v.Slug] = strings.Join(append([]string{v.EN.Label, v.KO.Label}, v.Aliases...), " ")
+		}
+	}
+	for _, o := range d.Orgs {
+		out["org/"+o.Slug] = o.EN + " " + o.KO
+	}
+	return out
+}
+
+func insertCase(ctx context.Context, tx *sql.Tx, c *Case, labels map[string]string) error {
+	num := caseNum(c.ID)
+	year, _ := strconv.Atoi(c.Date[:4])
+	if _, err := tx.ExecContext(ctx, `INSERT INTO cases VALUES (?,?,?,?,?,?,?,?)`,
+		num, c.ID, c.Org, c.Date, year, c.Severity, c.TimeToDetect, c.TimeToResolve); err != nil {
+		return err
+	}
+	var tagWords []string
+	addTag := func(kind, slug string, pos int) error {
+		tagWords = append(tagWords, labels[kind+"/"+slug])
+		_, err := tx.ExecContext(ctx, `INSERT INTO tags VALUES (?,?,?,?)`, num, kind, slug, pos)
+		return err
+	}
+	for _, kind := range catalog.VocabKinds {
+		for pos, s := range c.Tags(kind) {
+			if err := addTag(kind, s, pos); err != nil {
+				return err
+			}
+		}
+	}
+	if err := addTag(catalog.KindOrg, c.Org, 0); err != nil {
+		return err
+	}
+	if err := addTag(catalog.KindYear, strconv.Itoa(year), 0); err != nil {
+		return err
+	}
+	var titles, summaries, bodies []string
+	for _, lang := range catalog.Langs {
+		t := c.Lang(lang)
+		rem, _ := json.Marshal(append([]string{}, t.Remediation...))
+		act, _ := json.Marshal(append([]string{}, t.ActionItems...))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO case_text VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			num, lang, t.Title, t.Summary, t.Region, t.Scope, t.UsersAffected, t.Symptoms, t.Trigger,
+			t.Detection, string(rem), string(act), t.Lessons); err != nil {
+			return err
+		}
+		titles = append(titles, t.Title)
+		summaries = append(summaries, t.Summary)
+		bodies = append(bodies, t.Region, t.Scope, t.UsersAffected, t.Symptoms, t.Trigger, t.Detection,
+			strings.Join(t.Remediation, " "), strings.Join(t.ActionItems, " "), t.Lessons)
+	}
+	for pos, s := range c.Sources {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sources VALUES (?,?,?,?,?,?)`, num, pos, s.URL, s.Kind, s.Archive, s.Title); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO case_fts (rowid, id, title, summary, body, tags) VALUES (?,?,?,?,?,?)`, num,
+		catalog.IndexText(c.ID),
+		catalog.IndexText(strings.Join(titles, " ")+" "+labels["org/"+c.Org]),
+		catalog.IndexText(strings.Join(summaries, " ")),
+		catalog.IndexText(strings.Join(bodies, " ")),
+		catalog.IndexText(strings.Join(tagWords, " ")))
+	return err
+}

@@ -1,0 +1,113 @@
+// Package catalog reads the built incident catalog: cases, vocabulary, organizations, search and
+// related cases. It opens the SQLite file read-only and knows nothing of HTTP or UI wording.
+package catalog
+
+import "errors"
+
+// ErrNotFound reports that an id or slug names nothing in the catalog.
+var ErrNotFound = errors.New("not found")
+
+// Kinds of vocabulary, in the order pages show them. Org and year filter like vocabulary kinds
+// but are not part of the taxonomy.
+const (
+	KindCause     = "cause"
+	KindSymptom   = "symptom"
+	KindComponent = "component"
+	KindFactor    = "factor"
+	KindOrg       = "org"
+	KindYear      = "year"
+)
+
+// VocabKinds are the taxonomy kinds.
+var VocabKinds = []string{KindCause, KindSymptom, KindComponent, KindFactor}
+
+// FilterKinds are every kind a listing can filter by, in display order.
+var FilterKinds = []string{KindCause, KindSymptom, KindComponent, KindFactor, KindOrg, KindYear}
+
+// Langs are the languages every case is written in.
+var Langs = []string{"ko", "en"}
+
+// Term is one value of a kind (a cause, an organization, a year) with its label in one language.
+type Term struct {
+	Kind  string
+	Slug  string
+	Label string
+}
+
+// Text is the prose of a case in one language. Empty strings and nil lists mean the source did
+// not give the field.
+type Text struct {
+	Title         string   `json:"title"`
+	Summary       string   `json:"summary"`
+	Region        string   `json:"region,omitempty"`
+	Scope         string   `json:"scope,omitempty"`
+	UsersAffected string   `json:"users_affected,omitempty"`
+	Symptoms      string   `json:"symptoms"`
+	Trigger       string   `json:"trigger"`
+	Detection     string   `json:"detection,omitempty"`
+	Remediation   []string `json:"remediation,omitempty"`
+	ActionItems   []string `json:"action_items,omitempty"`
+	Lessons       string   `json:"lessons,omitempty"`
+}
+
+// Source is a public report a case is written from.
+type Source struct {
+	URL     string `json:"url"`
+	Kind    string `json:"kind"`
+	Archive string `json:"archive,omitempty"`
+	Title   string `json:"title,omitempty"`
+}
+
+// Card is what a listing shows of a case.
+type Card struct {
+	ID      string
+	Org     Term
+	Date    string // YYYY-MM-DD, YYYY-MM or YYYY, UTC
+	Title   string
+	Summary string
+	Tags    []Term // causes, symptoms, components, factors in that order
+	Snippet []Span // where the search words matched; nil without search words
+}
+
+// Span is a piece of snippet text; Hit marks a search match.
+type Span struct {
+	Text string
+	Hit  bool
+}
+
+// Case is one incident in one language, with everything its page shows.
+type Case struct {
+	ID            string
+	Lang          string
+	Org           Term
+	Date          string
+	Severity      string // critical, major, minor or empty
+	TimeToDetect  *int   // minutes; nil when unknown
+	TimeToResolve *int   // minutes; nil when unknown
+	Causes        []Term
+	Symptoms      []Term
+	Components    []Term
+	Factors       []Term
+	Sources       []Source
+	Text          Text
+	Related       []Related
+	Prev, Next    string // neighbouring ids in newest-first order; empty at the ends
+}
+
+// Related is another case and why it is related.
+type Related struct {
+	ID      string
+	Title   string
+	Org     Term
+	Date    string
+	Score   float64
+	Reasons []Term // shared values; Kind "text" (no slug) for similar wording
+}
+
+// VocabEntry is a value of the taxonomy with its definition and the number of cases using it.
+type VocabEntry struct {
+	Term
+	Definition string
+	Aliases    []string
+	Count      int
+}

@@ -1,0 +1,341 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite/vfs"
+)
+
+// Store reads the catalog. It is safe for concurrent use; the database is opened read-only.
+type Store struct {
+	db    *sql.DB
+	close func() error
+	terms map[string]termRow // kind/slug -> labels, loaded once: the vocabulary is small
+	order map[string][]string
+	years []string // years with cases, newest first
+	total int
+}
+
+type termRow struct {
+	kind, slug    string
+	label, def    [2]string // en, ko
+	aliases       []string
+	pos           int
+	hasCases      bool
+	casesForTopic int
+}
+
+func li(lang string) int {
+	if lang == "en" {
+		return 0
+	}
+	return 1
+}
+
+// Open opens a catalog database file read-only.
+func Open(path string) (*Store, error) {
+	q := url.Values{"mode": {"ro"}, "immutable": {"1"}}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open catalog %s: %w", path, err)
+	}
+	return newStore(db, db.Close)
+}
+
+// OpenFS opens the catalog database named name inside fsys (an embed.FS) read-only, without
+// copying it to disk.
+func OpenFS(fsys fs.FS, name string) (*Store, error) {
+	id, vfsys, err := vfs.New(fsys)
+	if err != nil {
+		return nil, fmt.Errorf("open embedded catalog: %w", err)
+	}
+	db, err := sql.Open("sqlite", "file:"+name+"?vfs="+id+"&mode=ro&immutable=1")
+	if err != nil {
+		vfsys.Close()
+		return nil, fmt.Errorf("open embedded catalog: %w", err)
+	}
+	return newStore(db, func() error { db.Close(); return vfsys.Close() })
+}
+
+func newStore(db *sql.DB, closeFn func() error) (*Store, error) {
+	s := &Store{db: db, close: closeFn, terms: map[string]termRow{}, order: map[string][]string{}}
+	if err := s.load(context.Background()); err != nil {
+		closeFn()
+		return nil, fmt.Errorf("open catalog: %w", err)
+	}
+	return s, nil
+}
+
+// Close releases the database.
+func (s *Store) Close() error { return s.close() }
+
+// Ping reports whether the database answers a query.
+func (s *Store) Ping(ctx context.Context) error {
+	var n int
+	return s.db.QueryRowContext(ctx, `SELECT count(*) FROM meta`).Scan(&n)
+}
+
+// Count is the number of cases in the catalog.
+func (s *Store) Count() int { return s.total }
+
+func (s *Store) load(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, slug, pos, label_en, label_ko, definition_en, definition_ko, aliases,
+		(SELECT count(*) FROM tags g WHERE g.kind = t.kind AND g.slug = t.slug) FROM terms t ORDER BY kind, pos`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t termRow
+		var aliases string
+		if err := rows.Scan(&t.kind, &t.slug, &t.pos, &t.label[0], &t.label[1], &t.def[0], &t.def[1], &aliases, &t.casesForTopic); err != nil {
+			return err
+		}
+		json.Unmarshal([]byte(aliases), &t.aliases)
+		t.hasCases = t.casesForTopic > 0
+		s.terms[t.kind+"/"+t.slug] = t
+		s.order[t.kind] = append(s.order[t.kind], t.slug)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	yrows, err := s.db.QueryContext(ctx, `SELECT DISTINCT year FROM cases ORDER BY year DESC`)
+	if err != nil {
+		return err
+	}
+	defer yrows.Close()
+	for yrows.Next() {
+		var y int
+		if err := yrows.Scan(&y); err != nil {
+			return err
+		}
+		s.years = append(s.years, strconv.Itoa(y))
+	}
+	return s.db.QueryRowContext(ctx, `SELECT count(*) FROM cases`).Scan(&s.total)
+}
+
+// Known reports whether slug is a value of kind (a vocabulary value, an organization or a year
+// with cases).
+func (s *Store) Known(kind, slug string) bool {
+	if kind == KindYear {
+		for _, y := range s.years {
+			if y == slug {
+				return true
+			}
+		}
+		return false
+	}
+	_, ok := s.terms[kind+"/"+slug]
+	return ok
+}
+
+// Term returns the label of a value in lang. Unknown values keep their slug as label.
+func (s *Store) Term(lang, kind, slug string) Term {
+	if t, ok := s.terms[kind+"/"+slug]; ok {
+		return Term{Kind: kind, Slug: slug, Label: t.label[li(lang)]}
+	}
+	return Term{Kind: kind, Slug: slug, Label: slug}
+}
+
+// Values lists the values of a kind in their defined order (years newest first), with labels.
+// Organizations without cases are left out.
+func (s *Store) Values(lang, kind string) []Term {
+	var out []Term
+	if kind == KindYear {
+		for _, y := range s.years {
+			out = append(out, Term{Kind: kind, Slug: y, Label: y})
+		}
+		return out
+	}
+	for _, slug := range s.order[kind] {
+		if kind == KindOrg && !s.terms[kind+"/"+slug].hasCases {
+			continue
+		}
+		out = append(out, s.Term(lang, kind, slug))
+	}
+	if kind == KindOrg {
+		sort.SliceStable(out, func(i, j int) bool { return strings.ToLower(out[i].Label) < strings.ToLower(out[j].Label) })
+	}
+	return out
+}
+
+// Vocab lists every value of the taxonomy kinds and organizations with definition and count.
+func (s *Store) Vocab(lang string) map[string][]VocabEntry {
+	out := map[string][]VocabEntry{}
+	for _, kind := range append(append([]string{}, VocabKinds...), KindOrg) {
+		for _, t := range s.Values(lang, kind) {
+			r := s.terms[kind+"/"+t.Slug]
+			out[kind] = append(out[kind], VocabEntry{Term: t, Definition: r.def[li(lang)], Aliases: r.aliases, Count: r.casesForTopic})
+		}
+	}
+	return out
+}
+
+// Definition returns a value's one-line definition in lang.
+func (s *Store) Definition(lang, kind, slug string) string {
+	return s.terms[kind+"/"+slug].def[li(lang)]
+}
+
+// Case returns one case in lang, with its related cases.
+func (s *Store) Case(ctx context.Context, lang, id string) (Case, error) {
+	c := Case{ID: id, Lang: lang}
+	var num int
+	var org string
+	var ttd, ttr sql.NullInt64
+	var rem, act string
+	err := s.db.QueryRowContext(ctx, `SELECT c.num, c.org, c.date, c.severity, c.time_to_detect, c.time_to_resolve,
+		t.title, t.summary, t.region, t.scope, t.users_affected, t.symptoms, t.trigger, t.detection, t.remediation, t.action_items, t.lessons
+		FROM cases c JOIN case_text t ON t.num = c.num AND t.lang = ? WHERE c.id = ?`, lang, id).Scan(
+		&num, &org, &c.Date, &c.Severity, &ttd, &ttr,
+		&c.Text.Title, &c.Text.Summary, &c.Text.Region, &c.Text.Scope, &c.Text.UsersAffected, &c.Text.Symptoms,
+		&c.Text.Trigger, &c.Text.Detection, &rem, &act, &c.Text.Lessons)
+	if err == sql.ErrNoRows {
+		return Case{}, fmt.Errorf("case %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Case{}, fmt.Errorf("case %s: %w", id, err)
+	}
+	c.Org = s.Term(lang, KindOrg, org)
+	if ttd.Valid {
+		v := int(ttd.Int64)
+		c.TimeToDetect = &v
+	}
+	if ttr.Valid {
+		v := int(ttr.Int64)
+		c.TimeToResolve = &v
+	}
+	json.Unmarshal([]byte(rem), &c.Text.Remediation)
+	json.Unmarshal([]byte(act), &c.Text.ActionItems)
+	tags, err := s.tagsOf(ctx, lang, []int{num})
+	if err != nil {
+		return Case{}, err
+	}
+	for _, t := range tags[num] {
+		switch t.Kind {
+		case KindCause:
+			c.Causes = append(c.Causes, t)
+		case KindSymptom:
+			c.Symptoms = append(c.Symptoms, t)
+		case KindComponent:
+			c.Components = append(c.Components, t)
+		case KindFactor:
+			c.Factors = append(c.Factors, t)
+		}
+	}
+	if c.Sources, err = s.sources(ctx, num); err != nil {
+		return Case{}, err
+	}
+	if c.Related, err = s.related(ctx, lang, num); err != nil {
+		return Case{}, err
+	}
+	err = s.db.QueryRowContext(ctx, `SELECT
+		coalesce((SELECT id FROM cases WHERE (date, num) > (?, ?) ORDER BY date, num LIMIT 1), ''),
+		coalesce((SELECT id FROM cases WHERE (date, num) < (?, ?) ORDER BY date DESC, num DESC LIMIT 1), '')`,
+		c.Date, num, c.Date, num).Scan(&c.Prev, &c.Next)
+	if err != nil {
+		return Case{}, fmt.Errorf("case %s neighbours: %w", id, err)
+	}
+	return c, nil
+}
+
+func (s *Store) sources(ctx context.Context, num int) ([]Source, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT url, kind, archive, title FROM sources WHERE num = ? ORDER BY pos`, num)
+	if err != nil {
+		return nil, fmt.Errorf("sources: %w", err)
+	}
+	defer rows.Close()
+	var out []Source
+	for rows.Next() {
+		var src Source
+		if err := rows.Scan(&src.URL, &src.Kind, &src.Archive, &src.Title); err != nil {
+			return nil, err
+		}
+		out = append(out, src)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) related(ctx context.Context, lang string, num int) ([]Related, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.org, c.date, t.title, r.score, r.reasons
+		FROM related r JOIN cases c ON c.num = r.other JOIN case_text t ON t.num = r.other AND t.lang = ?
+		WHERE r.num = ? ORDER BY r.pos`, lang, num)
+	if err != nil {
+		return nil, fmt.Errorf("related: %w", err)
+	}
+	defer rows.Close()
+	var out []Related
+	for rows.Next() {
+		var r Related
+		var org, reasons string
+		if err := rows.Scan(&r.ID, &org, &r.Date, &r.Title, &r.Score, &reasons); err != nil {
+			return nil, err
+		}
+		r.Org = s.Term(lang, KindOrg, org)
+		var rs []struct{ Kind, Slug string }
+		json.Unmarshal([]byte(reasons), &rs)
+		for _, x := range rs {
+			if x.Kind == "text" {
+				r.Reasons = append(r.Reasons, Term{Kind: "text"})
+				continue
+			}
+			r.Reasons = append(r.Reasons, s.Term(lang, x.Kind, x.Slug))
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Similar returns the cases most like one case, best first, with reasons.
+func (s *Store) Similar(ctx context.Context, lang, id string) ([]Related, error) {
+	var num int
+	err := s.db.QueryRowContext(ctx, `SELECT num FROM cases WHERE id = ?`, id).Scan(&num)
+	if err == sql.ErrNoRows {
+		return nil, fmt.Errorf("case %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("similar %s: %w", id, err)
+	}
+	return s.related(ctx, lang, num)
+}
+
+// tagsOf returns the vocabulary tags of cases in display order (causes, symptoms, components,
+// factors; each in the author's order).
+func (s *Store) tagsOf(ctx context.Context, lang string, nums []int) (map[int][]Term, error) {
+	out := map[int][]Term{}
+	if len(nums) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(nums))
+	for i, n := range nums {
+		args[i] = n
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT num, kind, slug FROM tags WHERE num IN (`+placeholders(len(nums))+`)
+		AND kind IN ('cause', 'symptom', 'component', 'factor')
+		ORDER BY num, CASE kind WHEN 'cause' THEN 0 WHEN 'symptom' THEN 1 WHEN 'component' THEN 2 ELSE 3 END, pos`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("tags: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var num int
+		var kind, slug string
+		if err := rows.Scan(&num, &kind, &slug); err != nil {
+			return nil, err
+		}
+		out[num] = append(out[num], s.Term(lang, kind, slug))
+	}
+	return out, rows.Err()
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}

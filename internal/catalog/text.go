@@ -1,0 +1,285 @@
+package catalog
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Search text is analysed the same way when it is indexed and when it is queried:
+// Latin and digit runs stay words (FTS5's porter tokenizer stems the English ones), and Hangul
+// runs become overlapping character bigrams, so a two-syllable word such as 장애 matches 장애가
+// and 장애를, which a word tokenizer (one token per space-separated word) or a trigram tokenizer
+// (three characters minimum) cannot do.
+
+// isHangul reports whether r is a Hangul syllable or letter.
+func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
+
+// isWord reports whether r belongs to a non-Hangul word.
+func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// run is a maximal stretch of Hangul or of other word characters.
+type run struct {
+	text   string
+	hangul bool
+}
+
+// runs splits s into Hangul and word runs, dropping everything else. Invalid UTF-8 is dropped.
+func runs(s string) []run {
+	var out []run
+	start, cur := -1, false
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if start >= 0 {
+				out = append(out, run{s[start:i], cur})
+				start = -1
+			}
+			continue
+		}
+		h, w := isHangul(r), isWord(r)
+		switch {
+		case h || w:
+			if start >= 0 && h != cur {
+				out = append(out, run{s[start:i], cur})
+				start = -1
+			}
+			if start < 0 {
+				start, cur = i, h
+			}
+		case start >= 0:
+			out = append(out, run{s[start:i], cur})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, run{s[start:], cur})
+	}
+	return out
+}
+
+// bigrams returns the overlapping two-character pieces of a Hangul run; a one-character run is
+// returned whole.
+func bigrams(s string) []string {
+	rs := []rune(s)
+	if len(rs) < 2 {
+		return []string{s}
+	}
+	out := make([]string, 0, len(rs)-1)
+	for i := 0; i+1 < len(rs); i++ {
+		out = append(out, string(rs[i:i+2]))
+	}
+	return out
+}
+
+// IndexText turns text into the token string stored in the full-text index.
+func IndexText(s string) string {
+	var b strings.Builder
+	for _, r := range runs(s) {
+		if r.hangul {
+			for _, g := range bigrams(r.text) {
+				b.WriteString(g)
+				b.WriteByte(' ')
+			}
+			continue
+		}
+		b.WriteString(strings.ToLower(r.text))
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// Korean particles and endings stripped from the end of a query word, longest first, so that
+// 데이터베이스에서 searches for 데이터베이스 and 느려졌다 for 느려.
+var koSuffixes = []string{
+	"에서는", "으로는", "이라는", "했는데", "됐는데",
+	"에서", "에게", "으로", "까지", "부터", "처럼", "보다", "이라", "라는", "에는", "하고", "이나",
+	"했다", "됐다", "졌다", "었다", "였다", "하다", "되다", "했고", "됐고", "하는", "되는", "해서", "돼서",
+	"은", "는", "이", "가", "을", "를", "에", "의", "와", "과", "도", "만", "로", "한", "된",
+}
+
+// stemKo strips one particle or ending from a Hangul word while two or more characters remain.
+func stemKo(w string) string {
+	n := utf8.RuneCountInString(w)
+	for _, suf := range koSuffixes {
+		if strings.HasSuffix(w, suf) && n-utf8.RuneCountInString(suf) >= 2 {
+			return strings.TrimSuffix(w, suf)
+		}
+	}
+	return w
+}
+
+// QueryWord is one word of a search, as typed and as it is matched.
+type QueryWord struct {
+	Raw    string // as typed, lowercased
+	Stem   string // matched form: Hangul without particle, English without plural or tense ending
+	Hangul bool
+}
+
+// MaxQueryWords bounds how many words of a query are searched; the rest are ignored.
+const MaxQueryWords = 12
+
+// ParseQuery splits a search string into words. Everything but letters and digits is dropped,
+// so no input can form FTS5 syntax.
+func ParseQuery(q string) []QueryWord {
+	var out []QueryWord
+	seen := map[string]bool{}
+	for _, r := range runs(q) {
+		raw := strings.ToLower(r.text)
+		w := QueryWord{Raw: raw, Hangul: r.hangul}
+		if r.hangul {
+			w.Stem = stemKo(raw)
+		} else {
+			w.Stem = stemEn(raw)
+		}
+		if seen[w.Raw] {
+			continue
+		}
+		seen[w.Raw] = true
+		out = append(out, w)
+		if len(out) == MaxQueryWords {
+			break
+		}
+	}
+	return out
+}
+
+// stemEn removes a common English ending for highlighting; the index itself uses porter.
+func stemEn(w string) string {
+	for _, suf := range []string{"ies", "es", "s", "ed", "ing"} {
+		if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) {
+			if suf == "ies" {
+				return strings.TrimSuffix(w, suf) + "y"
+			}
+			return strings.TrimSuffix(w, suf)
+		}
+	}
+	return w
+}
+
+// ftsPhrase is the FTS5 expression for one word: a quoted phrase of its index tokens. Tokens
+// hold only letters and digits, so quoting them is always safe.
+func ftsPhrase(w QueryWord) string {
+	if !w.Hangul {
+		return `"` + w.Raw + `"`
+	}
+	if utf8.RuneCountInString(w.Stem) == 1 {
+		return `"` + w.Stem + `"*`
+	}
+	return `"` + strings.Join(bigrams(w.Stem), " ") + `"`
+}
+
+// MatchExpr joins the words into an FTS5 MATCH expression, all words (AND) or any (OR).
+func MatchExpr(words []QueryWord, anyWord bool) string {
+	parts := make([]string, len(words))
+	for i, w := range words {
+		parts[i] = ftsPhrase(w)
+	}
+	op := " AND "
+	if anyWord {
+		op = " OR "
+	}
+	return strings.Join(parts, op)
+}
+
+// Highlight cuts a window of about width characters from text around the first match of the
+// words and marks every match in it. It returns nil when nothing matches.
+func Highlight(text string, words []QueryWord, width int) []Span {
+	lower := strings.ToLower(text)
+	type hit struct{ start, end int }
+	var hits []hit
+	for _, w := range words {
+		needle := w.Stem
+		if needle == "" {
+			continue
+		}
+		for off := 0; off < len(lower); {
+			i := strings.Index(lower[off:], needle)
+			if i < 0 {
+				break
+			}
+			s := off + i
+			e := s + len(needle)
+			if !w.Hangul {
+				// Latin words match at a word start and run to the word's end.
+				if s > 0 {
+					if r, _ := utf8.DecodeLastRuneInString(lower[:s]); isWord(r) && !isHangul(r) {
+						off = e
+						continue
+					}
+				}
+				for e < len(lower) {
+					r, n := utf8.DecodeRuneInString(lower[e:])
+					if !isWord(r) || isHangul(r) {
+						break
+					}
+					e += n
+				}
+			}
+			hits = append(hits, hit{s, e})
+			off = e
+		}
+	}
+	if len(hits) == 0 || len(lower) != len(text) {
+		return nil
+	}
+	first := hits[0]
+	for _, h := range hits {
+		if h.start < first.start {
+			first = h
+		}
+	}
+	from := backRunes(text, first.start, width/3)
+	to := forwardRunes(text, from, width)
+	var out []Span
+	if from > 0 {
+		out = append(out, Span{Text: "…"})
+	}
+	pos := from
+	for pos < to {
+		next, end := -1, -1
+		for _, h := range hits {
+			if h.start >= pos && h.start < to && (next < 0 || h.start < next) {
+				next, end = h.start, h.end
+			}
+		}
+		if next < 0 {
+			out = append(out, Span{Text: text[pos:to]})
+			break
+		}
+		if next > pos {
+			out = append(out, Span{Text: text[pos:next]})
+		}
+		if end > to {
+			end = to
+		}
+		out = append(out, Span{Text: text[next:end], Hit: true})
+		pos = end
+	}
+	if to < len(text) {
+		out = append(out, Span{Text: "…"})
+	}
+	return out
+}
+
+// backRunes moves back n runes from byte offset i, stopping early at a space near the end.
+func backRunes(s string, i, n int) int {
+	for ; n > 0 && i > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	if i > 0 {
+		if j := strings.IndexByte(s[i:], ' '); j >= 0 && j < 12 {
+			i += j + 1
+		}
+	}
+	return i
+}
+
+// forwardRunes moves forward n runes from byte offset i.
+func forwardRunes(s string, i, n int) int {
+	for ; n > 0 && i < len(s); n-- {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return i
+}
