@@ -1,0 +1,77 @@
+package views
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var enMonths = []string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+
+// FormatDate writes a case date (YYYY-MM-DD, YYYY-MM or YYYY) the way each language writes
+// dates: 2026년 8월 24일 / 24 Aug 2026.
+func FormatDate(lang, date string) string {
+	parts := strings.Split(date, "-")
+	nums := make([]int, len(parts))
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return date
+		}
+		nums[i] = n
+	}
+	if lang == "ko" {
+		units := []string{"년", "월", "일"}
+		var b []string
+		for i, n := range nums {
+			b = append(b, strconv.Itoa(n)+units[i])
+		}
+		return strings.Join(b, " ")
+	}
+	switch len(nums) {
+	case 3:
+		return fmt.Sprintf("%d %s %d", nums[2], enMonths[nums[1]-1], nums[0])
+	case 2:
+		return fmt.Sprintf("%s %d", enMonths[nums[1]-1], nums[0])
+	}
+	return strconv.Itoa(nums[0])
+}
+
+// FormatMinutes writes a duration in minutes: 6시간 13분 / 6h 13m; days for long ones.
+func FormatMinutes(lang string, m *int) string {
+	if m == nil {
+		return "–"
+	}
+	d := time.Duration(*m) * time.Minute
+	days, hours, mins := int(d.Hours())/24, int(d.Hours())%24, *m%60
+	u := map[string][3]string{"ko": {"일", "시간", "분"}, "en": {"d", "h", "m"}}[lang]
+	if lang == "ko" {
+		u = [3]string{"일 ", "시간 ", "분"}
+	}
+	var b strings.Builder
+	if days > 0 {
+		fmt.Fprintf(&b, "%d%s", days, u[0])
+		if lang == "en" {
+			b.WriteByte(' ')
+		}
+	}
+	if hours > 0 {
+		fmt.Fprintf(&b, "%d%s", hours, u[1])
+		if lang == "en" {
+			b.WriteByte(' ')
+		}
+	}
+	if mins > 0 || b.Len() == 0 {
+		fmt.Fprintf(&b, "%d%s", mins, u[2])
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// Or returns s, or the dash shown for an unknown fact.
+func Or(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "–"
+	}
+	return s
+}

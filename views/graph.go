@@ -1,0 +1,181 @@
+package views
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"incidentlib/internal/catalog"
+)
+
+// A graph is drawn as columns, one per kind (and one for cases in the small graph of a
+// listing), with a circle per value sized by its number of cases and a curve per pair of values
+// that occur together, thicker the more cases share them. Columns keep the picture readable at
+// any size, where a force layout would tangle 60 nodes, and need no JavaScript.
+
+// GraphNode is one circle: a value (or a case) with its place.
+type GraphNode struct {
+	catalog.Term
+	Count   int
+	X, Y, R float64
+	Href    string
+	Right   bool // label to the right of the circle
+}
+
+// GraphEdge is one curve between two nodes.
+type GraphEdge struct {
+	D       string // SVG path
+	Width   float64
+	Opacity float64
+	Count   int
+	A, B    string // labels, for the title
+}
+
+// GraphColumn is the heading of one column.
+type GraphColumn struct {
+	Kind string
+	X    float64
+}
+
+// Graph is a laid-out picture.
+type Graph struct {
+	W, H    float64
+	Nodes   []GraphNode
+	Edges   []GraphEdge
+	Columns []GraphColumn
+	Small   bool
+}
+
+var graphKinds = []string{catalog.KindCause, catalog.KindComponent, catalog.KindSymptom, catalog.KindFactor}
+
+// LayoutGraph lays out the values of spread (at most perKind of each kind, most frequent first)
+// and the links between them; cards, when given, become a column of cases.
+func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog.Link, cards []catalog.Card, perKind int, small bool) Graph {
+	kinds := append([]string{}, graphKinds...)
+	colW, rowH, top := 250.0, 30.0, 56.0
+	if small {
+		colW, rowH, top = 150, 24, 40
+	}
+	if len(cards) > 0 {
+		kinds = []string{catalog.KindCause, catalog.KindComponent, "case", catalog.KindSymptom, catalog.KindFactor}
+	}
+	g := Graph{Small: small}
+	pos := map[string]*GraphNode{}
+	maxCount := 1
+	for _, k := range graphKinds {
+		for _, f := range spread[k] {
+			maxCount = max(maxCount, f.Count)
+		}
+	}
+	rows := 0
+	var nodes []GraphNode
+	for ci, kind := range kinds {
+		x := 24 + float64(ci)*colW
+		g.Columns = append(g.Columns, GraphColumn{Kind: kind, X: x})
+		var col []GraphNode
+		if kind == "case" {
+			for _, c := range cards {
+				col = append(col, GraphNode{Term: catalog.Term{Kind: "case", Slug: c.ID, Label: c.ID}, Count: 1, R: 4, Href: CaseURL(lang, c.ID)})
+			}
+		} else {
+			fs := spread[kind]
+			if perKind > 0 && len(fs) > perKind {
+				fs = fs[:perKind]
+			}
+			for _, f := range fs {
+				r := 4 + 12*math.Sqrt(float64(f.Count)/float64(maxCount))
+				if small {
+					r = 3 + 8*math.Sqrt(float64(f.Count)/float64(maxCount))
+				}
+				col = append(col, GraphNode{Term: f.Term, Count: f.Count, R: r, Href: TopicURL(lang, f.Term)})
+			}
+		}
+		for i := range col {
+			col[i].X, col[i].Y = x+12, top+float64(i)*rowH
+			col[i].Right = true
+		}
+		rows = max(rows, len(col))
+		nodes = append(nodes, col...)
+	}
+	g.W = 24 + float64(len(kinds)-1)*colW + colW
+	g.H = top + float64(max(rows, 1))*rowH
+	g.Nodes = nodes
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		pos[n.Kind+"/"+n.Slug] = n
+	}
+	maxLink := 1
+	for _, l := range links {
+		maxLink = max(maxLink, l.Count)
+	}
+	addEdge := func(a, b *GraphNode, count, maxC int) {
+		if a.X > b.X {
+			a, b = b, a
+		}
+		mx := (a.X + b.X) / 2
+		d := "M" + f1(a.X) + " " + f1(a.Y) + " C" + f1(mx) + " " + f1(a.Y) + " " + f1(mx) + " " + f1(b.Y) + " " + f1(b.X) + " " + f1(b.Y)
+		w := 0.6 + 4*float64(count)/float64(maxC)
+		g.Edges = append(g.Edges, GraphEdge{D: d, Width: w, Opacity: 0.15 + 0.45*float64(count)/float64(maxC), Count: count, A: a.Label, B: b.Label})
+	}
+	for _, l := range links {
+		if l.A.Kind == l.B.Kind {
+			continue
+		}
+		a, b := pos[l.A.Kind+"/"+l.A.Slug], pos[l.B.Kind+"/"+l.B.Slug]
+		if a == nil || b == nil {
+			continue
+		}
+		addEdge(a, b, l.Count, maxLink)
+	}
+	for _, c := range cards {
+		cn := pos["case/"+c.ID]
+		for _, t := range c.Tags {
+			if n := pos[t.Kind+"/"+t.Slug]; n != nil && cn != nil {
+				addEdge(cn, n, 1, 2)
+			}
+		}
+	}
+	// thin edges first so thick ones draw on top
+	sort.SliceStable(g.Edges, func(i, j int) bool { return g.Edges[i].Width < g.Edges[j].Width })
+	return g
+}
+
+func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// LabelX is where a node's label starts.
+func (n GraphNode) LabelX() string { return f1(n.X + n.R + 5) }
+
+func top8(cards []catalog.Card) []catalog.Card {
+	if len(cards) > 8 {
+		return cards[:8]
+	}
+	return cards
+}
+
+// partners lists the values most often found with t, with counts.
+func partners(t catalog.Term, links []catalog.Link, n int) string {
+	var out []string
+	for _, l := range links { // links come most frequent first
+		var other catalog.Term
+		switch {
+		case l.A.Kind == t.Kind && l.A.Slug == t.Slug:
+			other = l.B
+		case l.B.Kind == t.Kind && l.B.Slug == t.Slug:
+			other = l.A
+		default:
+			continue
+		}
+		out = append(out, other.Label+" ("+strconv.Itoa(l.Count)+")")
+		if len(out) == n {
+			break
+		}
+	}
+	if len(out) == 0 {
+		return "–"
+	}
+	s := out[0]
+	for _, o := range out[1:] {
+		s += ", " + o
+	}
+	return s
+}

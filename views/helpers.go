@@ -1,0 +1,72 @@
+package views
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"incidentlib/internal/catalog"
+)
+
+// Term is a vocabulary value as views show it.
+type Term = catalog.Term
+
+func pageTitle(ctx context.Context, title string) string {
+	if title == "" {
+		return T(ctx, "site.name")
+	}
+	return title + " · " + T(ctx, "site.name")
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func ogLocale(lang string) string {
+	if lang == "ko" {
+		return "ko_KR"
+	}
+	return "en_US"
+}
+
+func langCode(lang string) string {
+	if lang == "ko" {
+		return "한국어"
+	}
+	return "EN"
+}
+
+// clip shortens s to at most n characters at a word boundary, adding an ellipsis.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, ",.;:·") + "…"
+}
+
+// KindLabel is the translated name of a kind ("Cause", "원인").
+func KindLabel(ctx context.Context, kind string) string { return T(ctx, "kind."+kind) }
+
+// KindPlural is the translated heading for many values of a kind ("Causes", "원인").
+func KindPlural(ctx context.Context, kind string) string { return T(ctx, "kinds."+kind) }
+
+func colHead(ctx context.Context, kind string) string {
+	if kind == "case" {
+		return T(ctx, "graph.cases")
+	}
+	return KindPlural(ctx, kind)
+}
+
+func statusText(status int) string { return strconv.Itoa(status) }
+
+func emptyFilter() catalog.Filter { return catalog.Filter{} }

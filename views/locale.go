@@ -1,0 +1,101 @@
+// Package views renders the site's pages with templ. Components receive everything as typed
+// parameters, read the request's language through T and Lang, and never query the catalog.
+package views
+
+import (
+	"context"
+	"strings"
+
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+)
+
+// Locale is the language of one request and what the language switch needs.
+type Locale struct {
+	Lang      string // "ko" or "en"
+	Localizer *i18n.Localizer
+	Path      string // the request path after the language prefix, starting with "/"
+	RawQuery  string // the request's query string, kept by the language switch
+	Origin    string // scheme and host for absolute links, e.g. "https://example.org"
+}
+
+type localeKey struct{}
+
+// WithLocale returns a context carrying l.
+func WithLocale(ctx context.Context, l *Locale) context.Context {
+	return context.WithValue(ctx, localeKey{}, l)
+}
+
+// fallback lets a component render (in Korean, the default) when no locale was set, so an
+// error page can always be shown.
+var fallback = &Locale{Lang: "ko", Path: "/"}
+
+// LocaleOf returns the request's locale, or the Korean fallback.
+func LocaleOf(ctx context.Context) *Locale {
+	if l, ok := ctx.Value(localeKey{}).(*Locale); ok && l != nil {
+		return l
+	}
+	return fallback
+}
+
+// Lang is the language of the page being rendered.
+func Lang(ctx context.Context) string { return LocaleOf(ctx).Lang }
+
+// T returns the message id in the page's language, filled with data (a map of template fields).
+// A missing message shows its id, which the locale tests catch.
+func T(ctx context.Context, id string, data ...map[string]any) string {
+	l := LocaleOf(ctx)
+	if l.Localizer == nil {
+		return id
+	}
+	cfg := &i18n.LocalizeConfig{MessageID: id}
+	if len(data) > 0 {
+		cfg.TemplateData = data[0]
+	}
+	s, err := l.Localizer.Localize(cfg)
+	if err != nil {
+		return id
+	}
+	return s
+}
+
+// N returns the message id in its plural form for count, with {{.Count}} filled.
+func N(ctx context.Context, id string, count int, data ...map[string]any) string {
+	l := LocaleOf(ctx)
+	if l.Localizer == nil {
+		return id
+	}
+	td := map[string]any{"Count": count}
+	if len(data) > 0 {
+		for k, v := range data[0] {
+			td[k] = v
+		}
+	}
+	s, err := l.Localizer.Localize(&i18n.LocalizeConfig{MessageID: id, PluralCount: count, TemplateData: td})
+	if err != nil {
+		return id
+	}
+	return s
+}
+
+// OtherLang is the language the switch leads to.
+func OtherLang(ctx context.Context) string {
+	if Lang(ctx) == "ko" {
+		return "en"
+	}
+	return "ko"
+}
+
+// SwitchURL is the current page in another language, with its query kept.
+func SwitchURL(ctx context.Context, lang string) string {
+	l := LocaleOf(ctx)
+	u := "/" + lang + l.Path
+	if l.RawQuery != "" {
+		u += "?" + l.RawQuery
+	}
+	return u
+}
+
+// AbsURL makes a site path absolute for canonical links, feeds and link previews.
+func AbsURL(ctx context.Context, path string) string {
+	return strings.TrimSuffix(LocaleOf(ctx).Origin, "/") + path
+}

@@ -1,0 +1,156 @@
+package views
+
+import (
+	"net/url"
+	"strconv"
+
+	"incidentlib/internal/catalog"
+)
+
+// URL shapes live here and nowhere else. Permalinks are promises: never change one.
+
+// kindPaths maps a kind to its topic path segment.
+var kindPaths = map[string]string{
+	catalog.KindCause:     "causes",
+	catalog.KindSymptom:   "symptoms",
+	catalog.KindComponent: "components",
+	catalog.KindFactor:    "factors",
+	catalog.KindOrg:       "orgs",
+}
+
+// KindOfPath returns the kind a topic path segment names.
+func KindOfPath(segment string) (string, bool) {
+	for k, p := range kindPaths {
+		if p == segment {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// HomeURL is the listing without filters.
+func HomeURL(lang string) string { return "/" + lang + "/" }
+
+// CaseURL is a case's permalink path.
+func CaseURL(lang, id string) string { return "/" + lang + "/cases/" + id }
+
+// TopicURL is the page of one value; years have no page and link to the filtered listing.
+func TopicURL(lang string, t catalog.Term) string {
+	if p, ok := kindPaths[t.Kind]; ok {
+		return "/" + lang + "/" + p + "/" + url.PathEscape(t.Slug)
+	}
+	return ListURL(lang, catalog.Filter{Values: map[string][]string{t.Kind: {t.Slug}}})
+}
+
+// GraphURL is the catalog graph, narrowed by the filter.
+func GraphURL(lang string, f catalog.Filter) string {
+	q := filterQuery(f)
+	q.Del("page")
+	q.Del("sort")
+	return withQuery("/"+lang+"/graph", q)
+}
+
+// APIPageURL is the page that explains the API and MCP server.
+func APIPageURL(lang string) string { return "/" + lang + "/api" }
+
+// FeedURL is the Atom feed of a language.
+func FeedURL(lang string) string { return "/" + lang + "/feed.xml" }
+
+// CaseJSONURL is the API address of one case.
+func CaseJSONURL(id string) string { return "/api/v1/cases/" + id }
+
+// SimilarJSONURL is the API address of a case's similar cases.
+func SimilarJSONURL(id string) string { return "/api/v1/cases/" + id + "/similar" }
+
+// ListURL is the listing for a filter. Defaults (page 1, default sort) are left out so every
+// listing has one canonical address.
+func ListURL(lang string, f catalog.Filter) string {
+	return withQuery(HomeURL(lang), filterQuery(f))
+}
+
+func filterQuery(f catalog.Filter) url.Values {
+	q := url.Values{}
+	if f.Q != "" {
+		q.Set("q", f.Q)
+	}
+	for _, kind := range catalog.FilterKinds {
+		for _, v := range f.Values[kind] {
+			q.Add(kind, v)
+		}
+	}
+	if f.Sort != "" && f.Sort != defaultSort(f) {
+		q.Set("sort", f.Sort)
+	}
+	if f.Page > 1 {
+		q.Set("page", strconv.Itoa(f.Page))
+	}
+	return q
+}
+
+func defaultSort(f catalog.Filter) string {
+	if len(catalog.ParseQuery(f.Q)) > 0 {
+		return catalog.SortRelevance
+	}
+	return catalog.SortNewest
+}
+
+func withQuery(path string, q url.Values) string {
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}
+
+// clone copies a filter so a link can change it without touching the page's own.
+func clone(f catalog.Filter) catalog.Filter {
+	g := f
+	g.Values = map[string][]string{}
+	for k, v := range f.Values {
+		g.Values[k] = append([]string(nil), v...)
+	}
+	return g
+}
+
+// ToggleURL adds the value to the filter, or removes it when applied; it returns to page 1.
+func ToggleURL(lang string, f catalog.Filter, kind, slug string) string {
+	g := clone(f)
+	g.Page = 0
+	if f.Has(kind, slug) {
+		var keep []string
+		for _, v := range g.Values[kind] {
+			if v != slug {
+				keep = append(keep, v)
+			}
+		}
+		g.Values[kind] = keep
+	} else {
+		g.Values[kind] = append(g.Values[kind], slug)
+	}
+	return ListURL(lang, g)
+}
+
+// ClearURL keeps the search words and drops every filter value.
+func ClearURL(lang string, f catalog.Filter) string {
+	return ListURL(lang, catalog.Filter{Q: f.Q})
+}
+
+// ClearQueryURL keeps the filter values and drops the search words.
+func ClearQueryURL(lang string, f catalog.Filter) string {
+	g := clone(f)
+	g.Q, g.Page, g.Sort = "", 0, ""
+	return ListURL(lang, g)
+}
+
+// PageURL is the same listing at another page.
+func PageURL(lang string, f catalog.Filter, page int) string {
+	g := clone(f)
+	g.Page = page
+	return ListURL(lang, g)
+}
+
+// SortURL is the same listing in another order, from page 1.
+func SortURL(lang string, f catalog.Filter, sort string) string {
+	g := clone(f)
+	g.Sort, g.Page = sort, 0
+	return ListURL(lang, g)
+}

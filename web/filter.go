@@ -1,0 +1,89 @@
+package web
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"incidentlib/internal/catalog"
+)
+
+// Limits on a listing request. They bound the work one request can ask for.
+const (
+	maxPage   = 10000
+	maxValues = 30 // filter values over all kinds
+)
+
+// parseFilter reads a listing's query string. The site and the API share it. Unknown
+// parameters are ignored (links carry tracking parameters); bad values are input errors.
+func (s *Server) parseFilter(raw string, pageSize int) (catalog.Filter, error) {
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return catalog.Filter{}, inputErr("error.bad_query", "", nil)
+	}
+	f := catalog.Filter{Values: map[string][]string{}, Page: 1, PageSize: pageSize}
+	f.Q = cleanQuery(q.Get("q"))
+	if utf8.RuneCountInString(f.Q) > catalog.MaxQueryLen {
+		return f, inputErr("error.query_too_long", "q", map[string]any{"Max": catalog.MaxQueryLen})
+	}
+	n := 0
+	for _, kind := range catalog.FilterKinds {
+		for _, v := range q[kind] {
+			v = strings.TrimSpace(v)
+			if v == "" {
+				continue
+			}
+			if !s.cat.Known(kind, v) {
+				return f, inputErr("error.bad_value", kind, map[string]any{"Value": clipValue(v), "Kind": kindName(kind)})
+			}
+			if !f.Has(kind, v) {
+				f.Values[kind] = append(f.Values[kind], v)
+				n++
+			}
+		}
+	}
+	if n > maxValues {
+		return f, inputErr("error.too_many_values", "", map[string]any{"Max": maxValues})
+	}
+	if p := q.Get("page"); p != "" {
+		page, err := strconv.Atoi(p)
+		if err != nil || page < 1 || page > maxPage {
+			return f, inputErr("error.bad_page", "page", map[string]any{"Value": clipValue(p), "Max": maxPage})
+		}
+		f.Page = page
+	}
+	switch srt := q.Get("sort"); srt {
+	case "", catalog.SortNewest, catalog.SortOldest, catalog.SortRelevance:
+		f.Sort = srt
+	default:
+		return f, inputErr("error.bad_sort", "sort", map[string]any{"Value": clipValue(srt)})
+	}
+	return f, nil
+}
+
+// cleanQuery makes any typed string safe to search and show: invalid UTF-8 and control
+// characters become spaces, and runs of space collapse.
+func cleanQuery(s string) string {
+	s = strings.ToValidUTF8(s, " ")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\uFFFD' {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// clipValue keeps an echoed bad value short and printable.
+func clipValue(v string) string {
+	v = cleanQuery(v)
+	if utf8.RuneCountInString(v) > 40 {
+		return string([]rune(v)[:40]) + "…"
+	}
+	return v
+}
+
+// kindName is the parameter name of a kind, as the reader typed it.
+func kindName(kind string) string { return kind }

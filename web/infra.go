@@ -1,0 +1,100 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"incidentlib/internal/catalog"
+	"incidentlib/static"
+)
+
+func errorsIsNotFound(err error) bool { return errors.Is(err, catalog.ErrNotFound) }
+
+// contentSecurityPolicy allows nothing inline: scripts and styles come from our own files.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+func (s *Server) middleware() {
+	e := s.e
+	e.Pre(middleware.RequestID())
+	e.Use(middleware.Recover())
+	e.Use(s.securityHeaders)
+	e.Use(middleware.BodyLimit("64K"))
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
+		Level:     5,
+		MinLength: 1024,
+		Skipper:   func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") || c.Request().URL.Path == "/mcp" },
+	}))
+	e.Use(s.timeout)
+}
+
+// securityHeaders sets strict headers on every response.
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		return next(c)
+	}
+}
+
+// timeout bounds a request's work: its context ends after RequestTimeout, which cancels the
+// database query, and the error handler answers 503.
+func (s *Server) timeout(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if c.Request().URL.Path == "/mcp" {
+			return next(c) // streams keep their own lifetime
+		}
+		ctx, cancel := contextWithTimeout(c.Request().Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		c.SetRequest(c.Request().WithContext(ctx))
+		return next(c)
+	}
+}
+
+// serveStatic serves content-hashed assets with immutable caching and precompressed bodies.
+func (s *Server) serveStatic(c echo.Context) error {
+	a, ok := static.Lookup(c.Param("*"))
+	if !ok {
+		return echo.ErrNotFound
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("ETag", a.ETag)
+	h.Set("Vary", "Accept-Encoding")
+	if c.Request().Header.Get("If-None-Match") == a.ETag {
+		return c.NoContent(http.StatusNotModified)
+	}
+	if a.Gzip != nil && strings.Contains(c.Request().Header.Get("Accept-Encoding"), "gzip") {
+		h.Set("Content-Encoding", "gzip")
+		return c.Blob(http.StatusOK, a.ContentType, a.Gzip)
+	}
+	return c.Blob(http.StatusOK, a.ContentType, a.Body)
+}
+
+// healthz reports that the process is alive. It checks nothing else.
+func (s *Server) healthz(c echo.Context) error {
+	return c.String(http.StatusOK, "ok\n")
+}
+
+// readyz reports whether the database answers. It depends on nothing remote.
+func (s *Server) readyz(c echo.Context) error {
+	ctx, cancel := contextWithTimeout(c.Request().Context(), 2*time.Second)
+	defer cancel()
+	if err := s.cat.Ping(ctx); err != nil {
+		return c.String(http.StatusServiceUnavailable, "catalog unavailable\n")
+	}
+	return c.String(http.StatusOK, "ready\n")
+}
+
+var contextWithTimeout = context.WithTimeout

@@ -1,0 +1,82 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"incidentlib/internal/catalog"
+	"incidentlib/views"
+)
+
+// listCases renders the listing: search, filters, cards and the summary of the result set.
+func (s *Server) listCases(c echo.Context) error {
+	f, err := s.parseFilter(c.Request().URL.RawQuery, catalog.DefaultPageSize)
+	if err != nil {
+		return err
+	}
+	r, err := s.cat.Cases(c.Request().Context(), c.Param("lang"), f)
+	if err != nil {
+		return err
+	}
+	if f.Page > r.Pages() {
+		return inputErr("error.bad_page", "page", map[string]any{"Value": f.Page, "Max": r.Pages()})
+	}
+	return render(c, http.StatusOK, views.ListPage(r))
+}
+
+// showCase renders one case in the language of the URL.
+func (s *Server) showCase(c echo.Context) error {
+	id := strings.ToUpper(c.Param("id"))
+	if id != c.Param("id") {
+		return c.Redirect(http.StatusMovedPermanently, views.CaseURL(c.Param("lang"), id))
+	}
+	cs, err := s.cat.Case(c.Request().Context(), c.Param("lang"), id)
+	if err != nil {
+		return s.caseNotFound(err, id)
+	}
+	v := views.CaseView{Case: cs}
+	if from := c.QueryParam("from"); from != "" {
+		if f, err := s.parseFilter(from, catalog.DefaultPageSize); err == nil {
+			v.From = &f
+		}
+	}
+	return render(c, http.StatusOK, views.CasePage(v))
+}
+
+func (s *Server) caseNotFound(err error, id string) error {
+	if errorsIsNotFound(err) {
+		return &notFound{id: "error.case_not_found", data: map[string]any{"ID": clipValue(id)}, err: err}
+	}
+	return err
+}
+
+// showTopic renders the page of one cause, symptom, component, factor or organization.
+func (s *Server) showTopic(c echo.Context) error {
+	kind, ok := views.KindOfPath(c.Param("kinds"))
+	if !ok {
+		return echo.ErrNotFound
+	}
+	t, err := s.cat.Topic(c.Request().Context(), c.Param("lang"), kind, c.Param("slug"))
+	if errorsIsNotFound(err) {
+		return &notFound{id: "error.topic_not_found", data: map[string]any{"Kind": views.KindLabel(c.Request().Context(), kind), "Slug": clipValue(c.Param("slug"))}, err: err}
+	}
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.TopicPage(t))
+}
+
+// showGraph renders the catalog graph, narrowed by the listing's filters.
+func (s *Server) showGraph(c echo.Context) error {
+	f, err := s.parseFilter(c.Request().URL.RawQuery, catalog.DefaultPageSize)
+	if err != nil {
+		return err
+	}
+	spread, links, total, err := s.cat.Graph(c.Request().Context(), c.Param("lang"), f)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.GraphPage(views.GraphView{Filter: f, Total: total, Spread: spread, Links: links}))
+}

@@ -1,0 +1,74 @@
+// Package web serves the site, the JSON API and the MCP endpoint over the catalog with echo.
+// Handlers check input, ask the store once, and render one views component.
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+
+	"incidentlib/internal/catalog"
+)
+
+// Config is what the server needs besides the catalog.
+type Config struct {
+	Catalog *catalog.Store
+	Bundle  *i18n.Bundle
+	Logger  *slog.Logger
+	// BaseURL is the public origin for canonical links, feeds and the sitemap, e.g.
+	// "https://incidents.example.org". Empty uses the request's own scheme and host.
+	BaseURL string
+	// RequestTimeout bounds the work of one request; the database query is cancelled with it.
+	RequestTimeout time.Duration
+	// RateLimit is the sustained number of API and MCP requests per second one client address
+	// may make, with bursts of RateBurst. Zero disables the limit.
+	RateLimit float64
+	RateBurst int
+}
+
+// Server is the site.
+type Server struct {
+	e          *echo.Echo
+	cat        *catalog.Store
+	log        *slog.Logger
+	localizers map[string]*i18n.Localizer
+	cfg        Config
+}
+
+// New builds the server and its routes.
+func New(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = 10 * time.Second
+	}
+	s := &Server{e: echo.New(), cat: cfg.Catalog, log: cfg.Logger, cfg: cfg, localizers: map[string]*i18n.Localizer{}}
+	for _, lang := range catalog.Langs {
+		s.localizers[lang] = i18n.NewLocalizer(cfg.Bundle, lang)
+	}
+	s.e.HideBanner = true
+	s.e.HidePort = true
+	s.e.HTTPErrorHandler = s.handleError
+	s.middleware()
+	s.routes()
+	return s
+}
+
+// ServeHTTP makes the server an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.e.ServeHTTP(w, r) }
+
+// render writes a page only after it rendered completely, so a failure is a clean error page.
+func render(c echo.Context, status int, page templ.Component) error {
+	var buf bytes.Buffer
+	if err := page.Render(c.Request().Context(), &buf); err != nil {
+		return fmt.Errorf("render %s: %w", c.Path(), err)
+	}
+	return c.HTMLBlob(status, buf.Bytes())
+}
