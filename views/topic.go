@@ -25,7 +25,7 @@ func maxFacet(fs []catalog.Facet) int {
 // yearLabel shortens years to '19 when many columns share the chart.
 func yearLabel(y, n int) string {
 	if n > 8 {
-		return "'" + strconv.Itoa(y%100+100)[1:]
+		return "'" + strconv.Itoa(y%100 + 100)[1:]
 	}
 	return strconv.Itoa(y)
 }

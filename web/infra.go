@@ -29,7 +29,9 @@ func (s *Server) middleware() {
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
 		Level:     5,
 		MinLength: 1024,
-		Skipper:   func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") || c.Request().URL.Path == "/mcp" },
+		Skipper: func(c echo.Context) bool {
+			return strings.HasPrefix(c.Request().URL.Path, "/static/") || c.Request().URL.Path == "/mcp"
+		},
 	}))
 	e.Use(s.timeout)
 }

@@ -89,19 +89,30 @@ func IndexText(s string) string {
 }
 
 // Korean particles and endings stripped from the end of a query word, longest first, so that
-// 데이터베이스에서 searches for 데이터베이스 and 느려졌다 for 느려.
+// 데이터베이스에서 searches for 데이터베이스 and 느려졌다 for 느려. A stripped word still matches
+// the full word (its bigrams are a prefix), so stripping only risks matching other words that
+// share the stem: 도, 만, 한 and 된 also end many nouns (재시도, 한도), so they are stripped only
+// when three or more characters remain.
 var koSuffixes = []string{
 	"에서는", "으로는", "이라는", "했는데", "됐는데",
 	"에서", "에게", "으로", "까지", "부터", "처럼", "보다", "이라", "라는", "에는", "하고", "이나",
 	"했다", "됐다", "졌다", "었다", "였다", "하다", "되다", "했고", "됐고", "하는", "되는", "해서", "돼서",
-	"은", "는", "이", "가", "을", "를", "에", "의", "와", "과", "도", "만", "로", "한", "된",
+	"은", "는", "이", "가", "을", "를", "에", "의", "와", "과", "로",
 }
 
-// stemKo strips one particle or ending from a Hangul word while two or more characters remain.
+// koWeakSuffixes are one-syllable endings that are also common last syllables of nouns.
+var koWeakSuffixes = []string{"도", "만", "한", "된"}
+
+// stemKo strips one particle or ending from a Hangul word.
 func stemKo(w string) string {
 	n := utf8.RuneCountInString(w)
 	for _, suf := range koSuffixes {
 		if strings.HasSuffix(w, suf) && n-utf8.RuneCountInString(suf) >= 2 {
+			return strings.TrimSuffix(w, suf)
+		}
+	}
+	for _, suf := range koWeakSuffixes {
+		if strings.HasSuffix(w, suf) && n-1 >= 3 {
 			return strings.TrimSuffix(w, suf)
 		}
 	}

@@ -1,0 +1,58 @@
+package views
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// The committed *_templ.go files match their .templ sources: the sources are generated again
+// in a temporary copy and compared.
+func TestGeneratedFilesAreCurrent(t *testing.T) {
+	files, _ := filepath.Glob("*.templ")
+	if len(files) == 0 {
+		t.Fatal("no templ files")
+	}
+	tmp := t.TempDir()
+	os.Mkdir(filepath.Join(tmp, "views"), 0o755)
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		os.WriteFile(filepath.Join(tmp, "views", f), b, 0o644)
+	}
+	cmd := exec.Command("go", "tool", "templ", "generate", "-path", tmp)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("templ generate: %v\n%s", err, out)
+	}
+	for _, f := range files {
+		name := f[:len(f)-len(".templ")] + "_templ.go"
+		want, _ := os.ReadFile(filepath.Join(tmp, "views", name))
+		have, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatalf("%s has no generated file: run make generate", f)
+		}
+		if !bytes.Equal(want, have) {
+			t.Errorf("%s is out of date: run make generate", name)
+		}
+	}
+}
+
+func TestFormat(t *testing.T) {
+	m := 373
+	day := 2*24*60 + 5
+	for _, tt := range []struct{ got, want string }{
+		{FormatDate("ko", "2026-08-24"), "2026년 8월 24일"},
+		{FormatDate("en", "2026-08-24"), "24 Aug 2026"},
+		{FormatDate("en", "2019-12"), "Dec 2019"},
+		{FormatDate("ko", "2019"), "2019년"},
+		{FormatMinutes("ko", &m), "6시간 13분"},
+		{FormatMinutes("en", &m), "6h 13m"},
+		{FormatMinutes("en", &day), "2d 5m"},
+		{FormatMinutes("ko", nil), "–"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}

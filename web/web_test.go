@@ -1,0 +1,271 @@
+package web
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"incidentlib/internal/testcatalog"
+	"incidentlib/locales"
+)
+
+func newTestServer(t testing.TB) *Server {
+	t.Helper()
+	b, err := locales.Bundle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(Config{Catalog: testcatalog.Open(t), Bundle: b, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), RateLimit: 1000, RateBurst: 1000})
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+	doc    *goquery.Document
+}
+
+func get(t testing.TB, s http.Handler, path string, headers ...string) response {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(rec.Body.String()))
+	return response{rec.Code, rec.Header(), rec.Body.String(), doc}
+}
+
+func texts(sel *goquery.Selection) []string {
+	var out []string
+	sel.Each(func(_ int, s *goquery.Selection) { out = append(out, strings.TrimSpace(s.Text())) })
+	return out
+}
+
+func TestPages(t *testing.T) {
+	s := newTestServer(t)
+	tests := []struct {
+		name   string
+		path   string
+		status int
+		sel    string // a CSS selector that must match
+		want   string // text the selection must contain
+	}{
+		{"listing ko", "/ko/", 200, ".count", "9건 중 1~9번째"},
+		{"listing en", "/en/", 200, ".count", "1–9 of 9 cases"},
+		{"listing html lang", "/en/", 200, "html[lang=en]", ""},
+		{"filtered listing", "/en/?cause=power-facility", 200, ".count", "1–3 of 3 cases"},
+		{"filter sentence", "/en/?cause=power-facility", 200, ".list-sentence", "Filters only, no search words; newest first."},
+		{"search sentence", "/en/?q=fire", 200, ".list-sentence", "best match first"},
+		{"chip for applied filter", "/ko/?cause=power-facility", 200, ".applied .chip", "전력·시설"},
+		{"one case singular", "/en/?org=kakao", 200, ".count", "1–1 of 1 case"},
+		{"suggested filter", "/en/?q=dns", 200, ".suggestions .chip", "DNS"},
+		{"case page en", "/en/cases/IL-0003", 200, "h1", "Kakao"},
+		{"case page ko", "/ko/cases/IL-0003", 200, "h1", "카카오"},
+		{"case facts dash", "/en/cases/IL-0003", 200, ".facts dd", ""},
+		{"case date ko", "/ko/cases/IL-0003", 200, ".case-meta time", "2022년 10월 15일"},
+		{"case date en", "/en/cases/IL-0003", 200, ".case-meta time", "15 Oct 2022"},
+		{"case sources", "/en/cases/IL-0003", 200, "#sources li", "archived copy"},
+		{"case related reasons", "/en/cases/IL-0003", 200, "#related .reasons", "same root cause"},
+		{"case related reasons ko", "/ko/cases/IL-0003", 200, "#related .reasons", "같은 원인"},
+		{"case json link", "/en/cases/IL-0003", 200, ".machine-links a[href='/api/v1/cases/IL-0003']", ""},
+		{"case og tags", "/en/cases/IL-0003", 200, "meta[property='og:type'][content=article]", ""},
+		{"case permalink", "/en/cases/IL-0003", 200, "input#permalink[value$='/en/cases/IL-0003']", ""},
+		{"back to results keeps filters", "/en/cases/IL-0003?from=cause%3Dpower-facility", 200, ".crumbs a[href='/en/?cause=power-facility']", ""},
+		{"topic cause", "/en/causes/power-facility", 200, ".topic-count", "3 cases."},
+		{"topic org ko", "/ko/orgs/google-cloud", 200, "h1", "Google Cloud"},
+		{"topic year chart", "/en/causes/power-facility", 200, ".year-chart rect", ""},
+		{"graph page", "/en/graph", 200, "svg.graph a.node[href='/en/causes/power-facility']", ""},
+		{"unknown case 404 en", "/en/cases/IL-9999", 404, ".lede", "There is no case IL-9999"},
+		{"unknown case 404 ko", "/ko/cases/IL-9999", 404, ".lede", "IL-9999 사례는 없습니다"},
+		{"unknown topic 404", "/en/causes/gremlins", 404, ".lede", "gremlins"},
+		{"unknown kind 404", "/en/colors/red", 404, "a[href='/en/']", ""},
+		{"unknown path 404", "/en/nothing/here/at/all", 404, "h1", "Page not found"},
+		{"bad page 400", "/en/?page=abc", 400, ".lede", "The page number “abc” is not valid"},
+		{"zero page 400", "/ko/?page=0", 400, ".lede", "페이지 번호 “0”"},
+		{"page past the end 400", "/en/?page=5", 400, ".lede", "from 1 to 1"},
+		{"unknown filter value 400", "/en/?cause=gremlins", 400, ".lede", "“gremlins” is not a known cause"},
+		{"long query 400", "/en/?q=" + strings.Repeat("a", 201), 400, ".lede", "at most 200 characters"},
+		{"bad sort 400", "/en/?sort=random", 400, ".lede", "newest, oldest or relevance"},
+		{"malformed query 400", "/en/?q=%zz", 400, ".lede", "malformed query string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := get(t, s, tt.path)
+			if r.status != tt.status {
+				t.Fatalf("GET %s = %d, want %d", tt.path, r.status, tt.status)
+			}
+			sel := r.doc.Find(tt.sel)
+			if sel.Length() == 0 {
+				t.Fatalf("GET %s: nothing matches %q", tt.path, tt.sel)
+			}
+			if tt.want != "" && !strings.Contains(strings.Join(texts(sel), "\n"), tt.want) {
+				t.Errorf("GET %s: %q = %q, want it to contain %q", tt.path, tt.sel, texts(sel), tt.want)
+			}
+		})
+	}
+}
+
+// Filters narrow the list, and each card shown carries the filtered value.
+func TestFilterNarrowsCards(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/?cause=config-change&org=cloudflare")
+	got := texts(r.doc.Find(".card .case-id"))
+	want := []string{"IL-0048", "IL-0090"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("cards = %v, want %v", got, want)
+	}
+}
+
+// A chip's link removes exactly its own filter.
+func TestChipRemovesOneFilter(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/?cause=config-change&org=cloudflare")
+	var href string
+	r.doc.Find(".applied .chip").Each(func(_ int, c *goquery.Selection) {
+		if strings.Contains(c.Text(), "Cloudflare") {
+			href, _ = c.Attr("href")
+		}
+	})
+	if href != "/en/?cause=config-change" {
+		t.Fatalf("Cloudflare chip links to %q, want /en/?cause=config-change", href)
+	}
+	r = get(t, s, href)
+	if got := texts(r.doc.Find(".count")); len(got) == 0 || !strings.Contains(got[0], "of 3 cases") {
+		t.Errorf("after removing the chip: %v, want 3 cases", got)
+	}
+	if clear, _ := r.doc.Find(".clear-all").Attr("href"); clear != "/en/" {
+		t.Errorf("clear all = %q, want /en/", clear)
+	}
+}
+
+// The language switch keeps the page and its filters.
+func TestLanguageSwitchKeepsPageAndFilters(t *testing.T) {
+	s := newTestServer(t)
+	for path, want := range map[string]string{
+		"/en/?cause=config-change&q=bgp": "/ko/?cause=config-change&q=bgp",
+		"/ko/cases/IL-0090":              "/en/cases/IL-0090",
+		"/en/orgs/cloudflare":            "/ko/orgs/cloudflare",
+	} {
+		r := get(t, s, path)
+		if got, _ := r.doc.Find("a.lang-switch").Attr("href"); got != want {
+			t.Errorf("switch on %s = %q, want %q", path, got, want)
+		}
+		if alt, _ := r.doc.Find("link[rel=alternate][hreflang=ko]").Attr("href"); !strings.HasSuffix(alt, strings.Replace(want, "/en/", "/ko/", 1)) && !strings.HasSuffix(alt, want) {
+			t.Errorf("hreflang ko on %s = %q", path, alt)
+		}
+	}
+}
+
+func TestRedirectsByCookieThenAcceptLanguage(t *testing.T) {
+	s := newTestServer(t)
+	tests := []struct {
+		path    string
+		headers []string
+		want    string
+	}{
+		{"/", nil, "/ko/"},
+		{"/", []string{"Accept-Language", "en-US,en;q=0.9"}, "/en/"},
+		{"/", []string{"Accept-Language", "en-US", "Cookie", "lang=ko"}, "/ko/"},
+		{"/cases/IL-0003", []string{"Accept-Language", "en"}, "/en/cases/IL-0003"},
+		{"/causes/expiry?x=1", nil, "/ko/causes/expiry?x=1"},
+		{"/en", nil, "/en/"},
+	}
+	for _, tt := range tests {
+		r := get(t, s, tt.path, tt.headers...)
+		if r.status/100 != 3 || r.header.Get("Location") != tt.want {
+			t.Errorf("GET %s %v = %d %q, want redirect to %q", tt.path, tt.headers, r.status, r.header.Get("Location"), tt.want)
+		}
+	}
+	// Nothing redirects to another host.
+	for _, p := range []string{"//evil.example/", "/%2F%2Fevil.example", "/cases//evil.example"} {
+		r := get(t, s, p)
+		if loc := r.header.Get("Location"); strings.Contains(loc, "evil") && !strings.HasPrefix(loc, "/ko/") && !strings.HasPrefix(loc, "/en/") {
+			t.Errorf("GET %s redirects to %q", p, loc)
+		}
+	}
+}
+
+var rawID = regexp.MustCompile(`\b(list|case|nav|error|graph|topic|search|pager|kind|kinds|sort|source|severity|reason|footer|site|feed)\.[a-z_]+\b`)
+
+// No page shows a raw message id, in either language.
+func TestNoRawMessageIDs(t *testing.T) {
+	s := newTestServer(t)
+	for _, lang := range []string{"ko", "en"} {
+		for _, p := range []string{"/", "/?q=dns&cause=config-change", "/?q=zzzz", "/cases/IL-0003", "/cases/IL-0136", "/causes/power-facility", "/orgs/kakao", "/graph", "/cases/IL-9999", "/?page=x"} {
+			r := get(t, s, "/"+lang+p)
+			text := r.doc.Find("body").Text()
+			r.doc.Find("[aria-label],[placeholder],[title],[content]").Each(func(_ int, s *goquery.Selection) {
+				for _, a := range []string{"aria-label", "placeholder", "title", "content"} {
+					v, _ := s.Attr(a)
+					text += " " + v
+				}
+			})
+			if m := rawID.FindString(text); m != "" {
+				t.Errorf("/%s%s shows the raw message id %q", lang, p, m)
+			}
+		}
+	}
+}
+
+// Script tags in queries are escaped, never executed.
+func TestEscapesInput(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/?q="+url.QueryEscape(`<script>alert(1)</script>`))
+	if strings.Contains(r.body, "<script>alert") {
+		t.Error("search words were written into the page unescaped")
+	}
+	if r.doc.Find("script:not([src])").Length() > 0 {
+		t.Error("the page has an inline script")
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/")
+	for h, want := range map[string]string{
+		"Content-Security-Policy": "frame-ancestors 'none'",
+		"X-Content-Type-Options":  "nosniff",
+		"Referrer-Policy":         "strict-origin-when-cross-origin",
+	} {
+		if !strings.Contains(r.header.Get(h), want) {
+			t.Errorf("%s = %q, want %q", h, r.header.Get(h), want)
+		}
+	}
+	if strings.Contains(r.body, " style=") {
+		t.Error("a page uses an inline style attribute, which the CSP forbids")
+	}
+}
+
+func TestStaticAssetsAreHashedAndImmutable(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/")
+	href, _ := r.doc.Find("link[rel=stylesheet]").Attr("href")
+	if !regexp.MustCompile(`^/static/css/site\.[0-9a-f]{10}\.css$`).MatchString(href) {
+		t.Fatalf("stylesheet href = %q, want a content-hashed name", href)
+	}
+	a := get(t, s, href, "Accept-Encoding", "gzip")
+	if a.status != 200 || !strings.Contains(a.header.Get("Cache-Control"), "immutable") || a.header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("GET %s = %d, Cache-Control %q, Content-Encoding %q", href, a.status, a.header.Get("Cache-Control"), a.header.Get("Content-Encoding"))
+	}
+	if get(t, s, "/static/css/site.css").status != 404 {
+		t.Error("an unhashed asset name is served")
+	}
+}
+
+func TestHealth(t *testing.T) {
+	s := newTestServer(t)
+	for _, p := range []string{"/healthz", "/readyz"} {
+		if r := get(t, s, p); r.status != 200 {
+			t.Errorf("GET %s = %d", p, r.status)
+		}
+	}
+}
