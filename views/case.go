@@ -45,8 +45,8 @@ func archiveURL(s catalog.Source) string {
 	return "https://web.archive.org/web/" + s.URL
 }
 
-// reasons says why a case is related: "same root cause · shared Database".
-func reasons(ctx context.Context, rs []catalog.Term) string {
+// Reasons says why a case is related: "same root cause · shared Database".
+func Reasons(ctx context.Context, rs []catalog.Term) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, r := range rs {

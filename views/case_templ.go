@@ -696,7 +696,7 @@ func CasePage(v CaseView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var45 string
-				templ_7745c5c3_Var45, templ_7745c5c3_Err = templ.JoinStringErrs(reasons(ctx, r.Reasons))
+				templ_7745c5c3_Var45, templ_7745c5c3_Err = templ.JoinStringErrs(Reasons(ctx, r.Reasons))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/case.templ`, Line: 85, Col: 54}
 				}

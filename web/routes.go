@@ -1,5 +1,7 @@
 package web
 
+import "github.com/labstack/echo/v4"
+
 // routes registers every route. Permalinks are promises: they are listed here and nowhere else.
 func (s *Server) routes() {
 	e := s.e
@@ -7,6 +9,15 @@ func (s *Server) routes() {
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
 	e.GET("/static/*", s.serveStatic)
+
+	api := e.Group("/api/v1", s.cors, s.rateLimit())
+	api.GET("/cases", s.apiCases)
+	api.GET("/cases/:id", s.apiCase)
+	api.GET("/cases/:id/similar", s.apiSimilar)
+	api.GET("/vocab", s.apiVocab)
+	api.GET("/topics/:kind/:slug", s.apiTopic)
+	api.GET("/openapi.json", s.apiOpenAPI)
+	api.Any("/*", func(echo.Context) error { return echo.ErrNotFound })
 
 	l := e.Group("/:lang", s.withLocale)
 	l.GET("", s.redirectToSlash)

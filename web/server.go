@@ -53,6 +53,7 @@ func New(cfg Config) *Server {
 	for _, lang := range catalog.Langs {
 		s.localizers[lang] = i18n.NewLocalizer(cfg.Bundle, lang)
 	}
+	s.e.IPExtractor = echo.ExtractIPDirect() // the client address, not a header it can forge
 	s.e.HideBanner = true
 	s.e.HidePort = true
 	s.e.HTTPErrorHandler = s.handleError

@@ -16,13 +16,15 @@ import (
 	"incidentlib/locales"
 )
 
-func newTestServer(t testing.TB) *Server {
+func newTestServer(t testing.TB) *Server { return newTestServerWith(t, 1000, 1000) }
+
+func newTestServerWith(t testing.TB, rate float64, burst int) *Server {
 	t.Helper()
 	b, err := locales.Bundle()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(Config{Catalog: testcatalog.Open(t), Bundle: b, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), RateLimit: 1000, RateBurst: 1000})
+	return New(Config{Catalog: testcatalog.Open(t), Bundle: b, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), RateLimit: rate, RateBurst: burst})
 }
 
 type response struct {
