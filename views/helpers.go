@@ -70,3 +70,8 @@ func colHead(ctx context.Context, kind string) string {
 func statusText(status int) string { return strconv.Itoa(status) }
 
 func emptyFilter() catalog.Filter { return catalog.Filter{} }
+
+// mcpConfig is the JSON an MCP client's configuration file needs for this server.
+func mcpConfig(url string) string {
+	return "{\n  \"mcpServers\": {\n    \"incident-library\": {\n      \"type\": \"http\",\n      \"url\": \"" + url + "\"\n    }\n  }\n}"
+}

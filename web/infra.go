@@ -23,6 +23,7 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 func (s *Server) middleware() {
 	e := s.e
 	e.Pre(middleware.RequestID())
+	e.Use(s.observe)
 	e.Use(middleware.Recover())
 	e.Use(s.securityHeaders)
 	e.Use(middleware.BodyLimit("64K"))

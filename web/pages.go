@@ -80,3 +80,8 @@ func (s *Server) showGraph(c echo.Context) error {
 	}
 	return render(c, http.StatusOK, views.GraphPage(views.GraphView{Filter: f, Total: total, Spread: spread, Links: links}))
 }
+
+// showAPIPage explains the API and the MCP server.
+func (s *Server) showAPIPage(c echo.Context) error {
+	return render(c, http.StatusOK, views.APIPage())
+}

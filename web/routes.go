@@ -9,6 +9,9 @@ func (s *Server) routes() {
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
 	e.GET("/static/*", s.serveStatic)
+	e.GET("/sitemap.xml", s.sitemap)
+	e.GET("/robots.txt", s.robots)
+	e.GET("/metrics", s.metricsHandler())
 
 	api := e.Group("/api/v1", s.cors, s.rateLimit())
 	api.GET("/cases", s.apiCases)
@@ -24,6 +27,8 @@ func (s *Server) routes() {
 	l.GET("/", s.listCases)
 	l.GET("/cases/:id", s.showCase)
 	l.GET("/graph", s.showGraph)
+	l.GET("/api", s.showAPIPage)
+	l.GET("/feed.xml", s.feed)
 	l.GET("/:kinds/:slug", s.showTopic)
 
 	// Anything else: a path without a language is redirected, the rest is a 404 page.

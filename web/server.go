@@ -39,6 +39,7 @@ type Server struct {
 	log        *slog.Logger
 	localizers map[string]*i18n.Localizer
 	cfg        Config
+	metrics    *metrics
 }
 
 // New builds the server and its routes.
@@ -49,7 +50,7 @@ func New(cfg Config) *Server {
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = 10 * time.Second
 	}
-	s := &Server{e: echo.New(), cat: cfg.Catalog, log: cfg.Logger, cfg: cfg, localizers: map[string]*i18n.Localizer{}}
+	s := &Server{e: echo.New(), cat: cfg.Catalog, log: cfg.Logger, cfg: cfg, localizers: map[string]*i18n.Localizer{}, metrics: newMetrics()}
 	for _, lang := range catalog.Langs {
 		s.localizers[lang] = i18n.NewLocalizer(cfg.Bundle, lang)
 	}

@@ -271,3 +271,15 @@ func TestHealth(t *testing.T) {
 		}
 	}
 }
+
+func TestMetricsCountRequests(t *testing.T) {
+	s := newTestServer(t)
+	get(t, s, "/en/cases/IL-0003")
+	get(t, s, "/en/cases/IL-9999")
+	r := get(t, s, "/metrics")
+	for _, want := range []string{`incidentlib_http_requests_total{code="200",route="/:lang/cases/:id"} 1`, `incidentlib_http_requests_total{code="404",route="/:lang/cases/:id"} 1`, "incidentlib_http_request_duration_seconds_bucket"} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}

@@ -339,3 +339,37 @@ func (s *Store) tagsOf(ctx context.Context, lang string, nums []int) (map[int][]
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
+
+// Entry is a case's id, date and title in one language, for feeds and sitemaps.
+type Entry struct {
+	ID, Date, Title, Summary string
+	Org                      Term
+}
+
+// Entries lists up to limit cases newest first, in lang.
+func (s *Store) Entries(ctx context.Context, lang string, limit int) ([]Entry, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.date, c.org, t.title, t.summary FROM cases c
+		JOIN case_text t ON t.num = c.num AND t.lang = ? ORDER BY c.date DESC, c.num DESC LIMIT ?`, lang, limit)
+	if err != nil {
+		return nil, fmt.Errorf("entries: %w", err)
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		var e Entry
+		var org string
+		if err := rows.Scan(&e.ID, &e.Date, &org, &e.Title, &e.Summary); err != nil {
+			return nil, err
+		}
+		e.Org = s.Term(lang, KindOrg, org)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// BuiltAt is when the catalog was built (RFC 3339), for feed and sitemap dates.
+func (s *Store) BuiltAt(ctx context.Context) string {
+	var v string
+	s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'built_at'`).Scan(&v)
+	return v
+}

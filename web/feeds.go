@@ -1,0 +1,140 @@
+package web
+
+import (
+	"encoding/xml"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"incidentlib/internal/catalog"
+	"incidentlib/views"
+)
+
+// Atom feed of the newest cases, sitemap and robots.txt.
+
+const feedSize = 50
+
+// sitemapMax is the most URLs one sitemap file may hold.
+const sitemapMax = 50000
+
+type atomLink struct {
+	Href string `xml:"href,attr"`
+	Rel  string `xml:"rel,attr,omitempty"`
+	Lang string `xml:"hreflang,attr,omitempty"`
+}
+
+type atomEntry struct {
+	Title   string   `xml:"title"`
+	ID      string   `xml:"id"`
+	Link    atomLink `xml:"link"`
+	Updated string   `xml:"updated"`
+	Author  string   `xml:"author>name"`
+	Summary string   `xml:"summary"`
+}
+
+type atomFeed struct {
+	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	Lang    string      `xml:"xml:lang,attr"`
+	Title   string      `xml:"title"`
+	ID      string      `xml:"id"`
+	Updated string      `xml:"updated"`
+	Links   []atomLink  `xml:"link"`
+	Entries []atomEntry `xml:"entry"`
+}
+
+// feed serves the Atom feed of the newest cases in the URL's language.
+func (s *Server) feed(c echo.Context) error {
+	ctx := c.Request().Context()
+	lang := c.Param("lang")
+	entries, err := s.cat.Entries(ctx, lang, feedSize)
+	if err != nil {
+		return err
+	}
+	origin := s.origin(c.Request())
+	built := s.cat.BuiltAt(ctx)
+	f := atomFeed{Lang: lang, Title: views.T(ctx, "feed.title"), ID: origin + views.FeedURL(lang), Updated: built,
+		Links: []atomLink{{Href: origin + views.FeedURL(lang), Rel: "self"}, {Href: origin + views.HomeURL(lang), Rel: "alternate"}}}
+	for _, e := range entries {
+		f.Entries = append(f.Entries, atomEntry{Title: e.Title, ID: origin + views.CaseURL(lang, e.ID),
+			Link: atomLink{Href: origin + views.CaseURL(lang, e.ID)}, Updated: atomDate(e.Date, built), Author: e.Org.Label, Summary: e.Summary})
+	}
+	return s.xml(c, "application/atom+xml; charset=utf-8", f)
+}
+
+// atomDate turns a case date into an RFC 3339 time; partial dates take the first day.
+func atomDate(date, fallback string) string {
+	switch len(date) {
+	case 10:
+		return date + "T00:00:00Z"
+	case 7:
+		return date + "-01T00:00:00Z"
+	case 4:
+		return date + "-01-01T00:00:00Z"
+	}
+	return fallback
+}
+
+type sitemapLink struct {
+	Rel  string `xml:"rel,attr"`
+	Lang string `xml:"hreflang,attr"`
+	Href string `xml:"href,attr"`
+}
+
+type sitemapURL struct {
+	Loc   string        `xml:"loc"`
+	Links []sitemapLink `xml:"xhtml:link"`
+}
+
+type sitemap struct {
+	XMLName xml.Name     `xml:"urlset"`
+	NS      string       `xml:"xmlns,attr"`
+	XHTML   string       `xml:"xmlns:xhtml,attr"`
+	URLs    []sitemapURL `xml:"url"`
+}
+
+// sitemap lists every page in both languages with its alternates.
+func (s *Server) sitemap(c echo.Context) error {
+	ctx := c.Request().Context()
+	origin := s.origin(c.Request())
+	var paths []string // paths after the language prefix
+	paths = append(paths, "/", "/graph", "/api")
+	for _, kind := range []string{catalog.KindCause, catalog.KindSymptom, catalog.KindComponent, catalog.KindFactor, catalog.KindOrg} {
+		for _, t := range s.cat.Values("en", kind) {
+			paths = append(paths, strings.TrimPrefix(views.TopicURL("en", t), "/en"))
+		}
+	}
+	entries, err := s.cat.Entries(ctx, "en", sitemapMax/2-len(paths))
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		paths = append(paths, strings.TrimPrefix(views.CaseURL("en", e.ID), "/en"))
+	}
+	sm := sitemap{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml"}
+	for _, p := range paths {
+		links := []sitemapLink{
+			{Rel: "alternate", Lang: "ko", Href: origin + "/ko" + p},
+			{Rel: "alternate", Lang: "en", Href: origin + "/en" + p},
+			{Rel: "alternate", Lang: "x-default", Href: origin + "/ko" + p},
+		}
+		for _, lang := range catalog.Langs {
+			sm.URLs = append(sm.URLs, sitemapURL{Loc: origin + "/" + lang + p, Links: links})
+		}
+	}
+	return s.xml(c, "application/xml; charset=utf-8", sm)
+}
+
+func (s *Server) robots(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+	return c.String(http.StatusOK, "User-agent: *\nAllow: /\nDisallow: /mcp\n\nSitemap: "+s.origin(c.Request())+"/sitemap.xml\n")
+}
+
+func (s *Server) xml(c echo.Context, contentType string, v any) error {
+	b, err := xml.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+	return c.Blob(http.StatusOK, contentType, append([]byte(xml.Header), b...))
+}
