@@ -27,13 +27,6 @@ func (s *Server) middleware() {
 	e.Use(middleware.Recover())
 	e.Use(s.securityHeaders)
 	e.Use(middleware.BodyLimit("64K"))
-	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
-		Level:     5,
-		MinLength: 1024,
-		Skipper: func(c echo.Context) bool {
-			return strings.HasPrefix(c.Request().URL.Path, "/static/") || c.Request().URL.Path == "/mcp"
-		},
-	}))
 	e.Use(s.timeout)
 }
 

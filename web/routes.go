@@ -9,11 +9,11 @@ func (s *Server) routes() {
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
 	e.GET("/static/*", s.serveStatic)
-	e.GET("/sitemap.xml", s.sitemap)
-	e.GET("/robots.txt", s.robots)
+	e.GET("/sitemap.xml", s.sitemap, s.cached)
+	e.GET("/robots.txt", s.robots, s.cached)
 	e.GET("/metrics", s.metricsHandler())
 
-	api := e.Group("/api/v1", s.cors, s.rateLimit())
+	api := e.Group("/api/v1", s.cors, s.rateLimit(), s.cached)
 	api.GET("/cases", s.apiCases)
 	api.GET("/cases/:id", s.apiCase)
 	api.GET("/cases/:id/similar", s.apiSimilar)
@@ -22,7 +22,7 @@ func (s *Server) routes() {
 	api.GET("/openapi.json", s.apiOpenAPI)
 	api.Any("/*", func(echo.Context) error { return echo.ErrNotFound })
 
-	l := e.Group("/:lang", s.withLocale)
+	l := e.Group("/:lang", s.withLocale, s.cached)
 	l.GET("", s.redirectToSlash)
 	l.GET("/", s.listCases)
 	l.GET("/cases/:id", s.showCase)

@@ -40,6 +40,7 @@ type Server struct {
 	localizers map[string]*i18n.Localizer
 	cfg        Config
 	metrics    *metrics
+	cache      *responseCache
 }
 
 // New builds the server and its routes.
@@ -50,7 +51,7 @@ func New(cfg Config) *Server {
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = 10 * time.Second
 	}
-	s := &Server{e: echo.New(), cat: cfg.Catalog, log: cfg.Logger, cfg: cfg, localizers: map[string]*i18n.Localizer{}, metrics: newMetrics()}
+	s := &Server{e: echo.New(), cat: cfg.Catalog, log: cfg.Logger, cfg: cfg, localizers: map[string]*i18n.Localizer{}, metrics: newMetrics(), cache: newResponseCache()}
 	for _, lang := range catalog.Langs {
 		s.localizers[lang] = i18n.NewLocalizer(cfg.Bundle, lang)
 	}

@@ -283,3 +283,29 @@ func TestMetricsCountRequests(t *testing.T) {
 		}
 	}
 }
+
+// Pages are rendered once and then served from memory, compressed, with an ETag.
+func TestPageCache(t *testing.T) {
+	s := newTestServer(t)
+	first := get(t, s, "/en/cases/IL-0003")
+	second := get(t, s, "/en/cases/IL-0003", "Accept-Encoding", "gzip")
+	if first.status != 200 || second.status != 200 || second.header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("statuses %d %d, encoding %q", first.status, second.status, second.header.Get("Content-Encoding"))
+	}
+	etag := first.header.Get("ETag")
+	if etag == "" || second.header.Get("ETag") != etag {
+		t.Errorf("ETags %q and %q, want the same", etag, second.header.Get("ETag"))
+	}
+	if get(t, s, "/en/cases/IL-0003", "If-None-Match", etag).status != 304 {
+		t.Error("If-None-Match did not give 304")
+	}
+	if third := get(t, s, "/en/cases/IL-0003"); third.body != first.body {
+		t.Error("the cached page differs from the rendered one")
+	}
+	if r := get(t, s, "/en/cases/IL-9999"); r.status != 404 {
+		t.Errorf("a missing case is %d after caching", r.status)
+	}
+	if r := get(t, s, "/ko/cases/IL-0003"); !strings.Contains(r.header.Get("Set-Cookie"), "lang=ko") {
+		t.Error("cached pages no longer set the language cookie")
+	}
+}
