@@ -117,19 +117,32 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 		w := 0.6 + 4*float64(count)/float64(maxC)
 		g.Edges = append(g.Edges, GraphEdge{D: d, Width: w, Opacity: 0.15 + 0.45*float64(count)/float64(maxC), Count: count, A: a.Label, B: b.Label})
 	}
-	for _, l := range links {
-		if l.A.Kind == l.B.Kind {
-			continue
-		}
+	colOf := map[string]int{}
+	for i, k := range kinds {
+		colOf[k] = i
+	}
+	drawn := 0
+	for _, l := range links { // most frequent first
 		a, b := pos[l.A.Kind+"/"+l.A.Slug], pos[l.B.Kind+"/"+l.B.Slug]
 		if a == nil || b == nil {
 			continue
 		}
+		// Only neighbouring columns are joined: lines across a column would hide its labels.
+		// The tables under the graph list every pairing.
+		if d := colOf[l.A.Kind] - colOf[l.B.Kind]; d != 1 && d != -1 {
+			continue
+		}
 		addEdge(a, b, l.Count, maxLink)
+		if drawn++; drawn == maxEdges {
+			break
+		}
 	}
 	for _, c := range cards {
 		cn := pos["case/"+c.ID]
 		for _, t := range c.Tags {
+			if d := colOf[t.Kind] - colOf["case"]; d != 1 && d != -1 {
+				continue
+			}
 			if n := pos[t.Kind+"/"+t.Slug]; n != nil && cn != nil {
 				addEdge(cn, n, 1, 2)
 			}
@@ -139,6 +152,9 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 	sort.SliceStable(g.Edges, func(i, j int) bool { return g.Edges[i].Width < g.Edges[j].Width })
 	return g
 }
+
+// maxEdges bounds the lines drawn, keeping the strongest: past it the picture turns grey.
+const maxEdges = 160
 
 func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 

@@ -121,6 +121,7 @@ func finish(cr *cachedResponse) {
 	}
 	cr.header.Del("Content-Length")
 	cr.header.Del("Set-Cookie")
+	cr.header.Del(echo.HeaderXRequestID) // each request keeps its own id
 	if len(cr.body) >= 1024 {
 		var buf bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)

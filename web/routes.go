@@ -21,6 +21,7 @@ func (s *Server) routes() {
 	api.GET("/topics/:kind/:slug", s.apiTopic)
 	api.GET("/openapi.json", s.apiOpenAPI)
 	api.Any("/*", func(echo.Context) error { return echo.ErrNotFound })
+	e.Any("/mcp", s.mcp(), s.rateLimit())
 
 	l := e.Group("/:lang", s.withLocale, s.cached)
 	l.GET("", s.redirectToSlash)
