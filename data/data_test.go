@@ -7,7 +7,13 @@ import (
 )
 
 // minCases is the size the catalog must not fall below.
-const minCases = 150
+const minCases = 250
+
+// sameDay lists pairs of cases that share an organization and a date but are different
+// incidents, checked by an editor against their sources.
+var sameDay = map[string]bool{
+	"IL-0068 IL-0069": true, // CircleCI 2025-04-04: a WAF rule (00:16 UTC) and a database upgrade (22:08 UTC)
+}
 
 // The catalog itself: every case validates (both languages complete, Hangul only in Korean
 // text, known vocabulary, real URLs), the catalog is large enough, every vocabulary value is
@@ -33,7 +39,7 @@ func TestCatalog(t *testing.T) {
 		}
 		key := c.Org + " " + c.Date
 		if len(c.Date) == 10 {
-			if other, dup := seen[key]; dup {
+			if other, dup := seen[key]; dup && !sameDay[other+" "+c.ID] {
 				t.Errorf("%s and %s are both %s on %s: the same incident written twice?", other, c.ID, c.Org, c.Date)
 			}
 			seen[key] = c.ID

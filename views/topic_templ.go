@@ -397,7 +397,7 @@ func TopicPage(t catalog.Topic) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = CaseCard(c).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = CaseCard(c, FromQuery(catalog.Filter{Values: map[string][]string{t.Kind: {t.Slug}}})).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

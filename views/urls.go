@@ -154,3 +154,17 @@ func SortURL(lang string, f catalog.Filter, sort string) string {
 	g.Sort, g.Page = sort, 0
 	return ListURL(lang, g)
 }
+
+// FromQuery is the query string of a listing, carried by case links as ?from= so the case page
+// can lead back to the same listing. Empty for the unfiltered first page.
+func FromQuery(f catalog.Filter) string {
+	return filterQuery(f).Encode()
+}
+
+// CaseFromURL is a case's address reached from a listing; the permalink stays CaseURL.
+func CaseFromURL(lang, id, from string) string {
+	if from == "" {
+		return CaseURL(lang, id)
+	}
+	return CaseURL(lang, id) + "?" + url.Values{"from": {from}}.Encode()
+}

@@ -32,20 +32,29 @@ const (
 	summaryStart   = 240 // characters of a summary shown in a list
 )
 
-// topicKinds are the kinds that have a topic: list_incidents and get_topic take them.
-var topicKinds = []string{catalog.KindCause, catalog.KindSymptom, catalog.KindComponent, catalog.KindFactor, catalog.KindOrg}
+// toolKinds are the kinds that have a topic: list_incidents, get_topic and vocab take them.
+var toolKinds = []string{catalog.KindCause, catalog.KindSymptom, catalog.KindComponent, catalog.KindFactor, catalog.KindOrg}
 
 // mcp serves the MCP endpoint over Streamable HTTP.
 //
 // The handler is stateless: every POST is a whole exchange, answered as plain JSON, so no session
 // lives in memory, any replica behind a load balancer can answer, and nothing streams through the
-// proxy. A new mcp.Server per request is cheap with the shared schema cache, and it lets answers
-// link to the origin the request came through.
+// proxy. One mcp.Server answers every request; the SDK hands the request's context values on to
+// the tools, which is how they learn the origin to link to.
 func (s *Server) mcp() echo.HandlerFunc {
-	cache := mcp.NewSchemaCache()
-	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
-		return s.mcpServer(r, cache)
-	}, &mcp.StreamableHTTPOptions{
+	srv := mcp.NewServer(&mcp.Implementation{Name: "incidentlib", Title: "Incident Library", Version: "1.0.0"},
+		&mcp.ServerOptions{
+			Instructions: mcpInstructions,
+			// tools only: no logging to the client, and the list never changes
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		})
+	srv.AddReceivingMiddleware(s.mcpTimeout)
+	mcp.AddTool(srv, searchIncidentsTool, s.toolSearchIncidents)
+	mcp.AddTool(srv, getIncidentTool, s.toolGetIncident)
+	mcp.AddTool(srv, listIncidentsTool, s.toolListIncidents)
+	mcp.AddTool(srv, getTopicTool, s.toolGetTopic)
+	mcp.AddTool(srv, vocabTool, s.toolVocab)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
 		Logger:       s.log,
@@ -58,26 +67,12 @@ func (s *Server) mcp() echo.HandlerFunc {
 		// /mcp never grants. Requests are still rate-limited and body-limited like the API.
 		DisableLocalhostProtection: true,
 	})
-	return echo.WrapHandler(h)
-}
-
-// mcpServer builds the MCP server that answers one request, with links to the request's origin.
-func (s *Server) mcpServer(r *http.Request, cache *mcp.SchemaCache) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "incidentlib", Title: "Incident Library", Version: "1.0.0"},
-		&mcp.ServerOptions{
-			Instructions: mcpInstructions,
-			SchemaCache:  cache,
-			// tools only: no logging to the client, and the list never changes
-			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-		})
-	srv.AddReceivingMiddleware(s.mcpTimeout)
-	t := &mcpTools{s: s, origin: s.origin(r)}
-	mcp.AddTool(srv, searchIncidentsTool, t.searchIncidents)
-	mcp.AddTool(srv, getIncidentTool, t.getIncident)
-	mcp.AddTool(srv, listIncidentsTool, t.listIncidents)
-	mcp.AddTool(srv, getTopicTool, t.getTopic)
-	mcp.AddTool(srv, vocabTool, t.vocab)
-	return srv
+	return func(c echo.Context) error {
+		r := c.Request()
+		ctx := views.WithLocale(r.Context(), &views.Locale{Origin: s.origin(r)})
+		h.ServeHTTP(c.Response(), r.WithContext(ctx))
+		return nil
+	}
 }
 
 // mcpTimeout bounds the work of one MCP request like any other request's; the echo timeout
@@ -95,7 +90,7 @@ const mcpInstructions = `Incident Library is a catalog of real public incident p
 	`contributing factor and organization. Start with search_incidents for a problem description, ` +
 	`read a case with get_incident, and use vocab to turn words into the slugs the filters take.`
 
-var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
+var readOnlyTool = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 
 var searchIncidentsTool = &mcp.Tool{
 	Name:  "search_incidents",
@@ -108,7 +103,7 @@ var searchIncidentsTool = &mcp.Tool{
 		"Use it first for a question or a problem description; use list_incidents when you already know one " +
 		"vocabulary slug, and get_incident to read a case in full.",
 	InputSchema: inputSchema[searchInput](),
-	Annotations: readOnly,
+	Annotations: readOnlyTool,
 }
 
 var getIncidentTool = &mcp.Tool{
@@ -121,7 +116,7 @@ var getIncidentTool = &mcp.Tool{
 		"search_incidents or list_incidents gave you an id. The account comes in English and Korean unless lang " +
 		"names one.",
 	InputSchema: inputSchema[incidentInput](),
-	Annotations: readOnly,
+	Annotations: readOnlyTool,
 }
 
 var listIncidentsTool = &mcp.Tool{
@@ -131,7 +126,7 @@ var listIncidentsTool = &mcp.Tool{
 		"or organization), newest first, a page at a time. Use it when you already know the value's slug (from " +
 		"vocab, get_topic or a case's tags); use search_incidents for free text or to combine several filters.",
 	InputSchema: inputSchema[listInput](),
-	Annotations: readOnly,
+	Annotations: readOnlyTool,
 }
 
 var getTopicTool = &mcp.Tool{
@@ -141,7 +136,7 @@ var getTopicTool = &mcp.Tool{
 		"its label, definition, number of cases, the values most often found in the same cases, and cases per " +
 		"year. Use it to understand or compare categories; use list_incidents for its cases.",
 	InputSchema: inputSchema[topicInput](),
-	Annotations: readOnly,
+	Annotations: readOnlyTool,
 }
 
 var vocabTool = &mcp.Tool{
@@ -153,7 +148,7 @@ var vocabTool = &mcp.Tool{
 		"words, lists the whole vocabulary. Use it to find the slugs that search_incidents, list_incidents and " +
 		"get_topic take.",
 	InputSchema: inputSchema[vocabInput](),
-	Annotations: readOnly,
+	Annotations: readOnlyTool,
 }
 
 // Arguments of the tools. Descriptions come from the jsonschema tags, bounds from inputSchema.
@@ -209,7 +204,7 @@ func inputSchema[In any]() *jsonschema.Schema {
 			p.Enum = []any{"en", "ko"}
 		case "kind":
 			p.Enum = []any{}
-			for _, k := range topicKinds {
+			for _, k := range toolKinds {
 				p.Enum = append(p.Enum, k)
 			}
 		case "query", "words":
@@ -220,7 +215,7 @@ func inputSchema[In any]() *jsonschema.Schema {
 			p.Minimum, p.Maximum, p.Default = new(1.0), new(float64(maxPage)), []byte("1")
 		case "page_size":
 			p.Minimum, p.Maximum, p.Default = new(1.0), new(float64(mcpMaxPageSize)), []byte(strconv.Itoa(mcpPageSize))
-		default: // lists of filter values
+		case "cause", "symptom", "component", "factor", "org", "year":
 			p.MaxItems = new(maxValues)
 			p.Items.MaxLength = new(mcpMaxSlugLen)
 		}
@@ -266,7 +261,7 @@ type relatedIncident struct {
 	Why     string    `json:"why" jsonschema:"the reasons as a phrase"`
 }
 
-type incident struct {
+type incidentDetail struct {
 	ID            string                  `json:"id"`
 	URL           string                  `json:"url" jsonschema:"the case's page in the first language of the answer"`
 	Org           apiTerm                 `json:"org"`
@@ -283,18 +278,18 @@ type incident struct {
 	Related       []relatedIncident       `json:"related" jsonschema:"most related first"`
 }
 
-type yearCount struct {
+type topicYear struct {
 	Year  int `json:"year"`
 	Count int `json:"count"`
 }
 
-type topicInfo struct {
+type topicSummary struct {
 	apiTerm
 	Definition string                `json:"definition"`
 	Count      int                   `json:"count" jsonschema:"cases with this value"`
 	URL        string                `json:"url" jsonschema:"the value's page"`
 	Related    map[string][]apiFacet `json:"related" jsonschema:"values found in the same cases, by kind, most frequent first"`
-	Years      []yearCount           `json:"years" jsonschema:"cases per year, oldest first"`
+	Years      []topicYear           `json:"years" jsonschema:"cases per year, oldest first"`
 }
 
 type vocabValue struct {
@@ -310,49 +305,43 @@ type vocabList struct {
 	Values []vocabValue `json:"values" jsonschema:"matching values (all values without words), by kind in vocabulary order"`
 }
 
-// mcpTools answers the tool calls of one request.
-type mcpTools struct {
-	s      *Server
-	origin string // scheme and host for links, e.g. "https://incidents.example.org"
-}
-
-// searchIncidents searches cases with the listing's filter parser and store query.
-func (t *mcpTools) searchIncidents(ctx context.Context, req *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, incidentList, error) {
+// toolSearchIncidents searches cases with the listing's filter parser and store query.
+func (s *Server) toolSearchIncidents(ctx context.Context, req *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, incidentList, error) {
 	lang := cmp.Or(in.Lang, "en")
-	ctx = t.localize(ctx, lang)
+	ctx = s.toolLocale(ctx, lang)
 	q := url.Values{"q": {in.Query}, "page": {strconv.Itoa(cmp.Or(in.Page, 1))}}
 	for kind, slugs := range map[string][]string{catalog.KindCause: in.Cause, catalog.KindSymptom: in.Symptom,
 		catalog.KindComponent: in.Component, catalog.KindFactor: in.Factor, catalog.KindOrg: in.Org, catalog.KindYear: in.Year} {
 		q[kind] = slugs
 	}
-	out, err := t.list(ctx, lang, q, in.PageSize)
+	out, err := s.toolList(ctx, lang, q, in.PageSize)
 	if err != nil {
-		return nil, incidentList{}, t.toolError(ctx, req, err)
+		return nil, incidentList{}, s.toolError(ctx, req, err)
 	}
 	return textResult(listText(ctx, "", out)), out, nil
 }
 
-// listIncidents lists the cases of one value, newest first.
-func (t *mcpTools) listIncidents(ctx context.Context, req *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, incidentList, error) {
+// toolListIncidents lists the cases of one value, newest first.
+func (s *Server) toolListIncidents(ctx context.Context, req *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, incidentList, error) {
 	lang := cmp.Or(in.Lang, "en")
-	ctx = t.localize(ctx, lang)
+	ctx = s.toolLocale(ctx, lang)
 	q := url.Values{in.Kind: {in.Slug}, "page": {strconv.Itoa(cmp.Or(in.Page, 1))}, "sort": {catalog.SortNewest}}
-	out, err := t.list(ctx, lang, q, in.PageSize)
+	out, err := s.toolList(ctx, lang, q, in.PageSize)
 	if err != nil {
-		return nil, incidentList{}, t.toolError(ctx, req, err)
+		return nil, incidentList{}, s.toolError(ctx, req, err)
 	}
-	head := views.KindLabel(ctx, in.Kind) + ": " + t.s.cat.Term(lang, in.Kind, in.Slug).Label
+	head := views.KindLabel(ctx, in.Kind) + ": " + s.cat.Term(lang, in.Kind, in.Slug).Label
 	return textResult(listText(ctx, head, out)), out, nil
 }
 
-// list reads a listing query with the site's filter parser, so both check it the same way, and
-// returns one page of it.
-func (t *mcpTools) list(ctx context.Context, lang string, q url.Values, size int) (incidentList, error) {
-	f, err := t.s.parseFilter(q.Encode(), cmp.Or(size, mcpPageSize))
+// toolList reads a listing query with the site's filter parser, so both check it the same way,
+// and returns one page of it.
+func (s *Server) toolList(ctx context.Context, lang string, q url.Values, size int) (incidentList, error) {
+	f, err := s.parseFilter(q.Encode(), cmp.Or(size, mcpPageSize))
 	if err != nil {
 		return incidentList{}, err
 	}
-	r, err := t.s.cat.Cases(ctx, lang, f)
+	r, err := s.cat.Cases(ctx, lang, f)
 	if err != nil {
 		return incidentList{}, err
 	}
@@ -361,7 +350,7 @@ func (t *mcpTools) list(ctx context.Context, lang string, q url.Values, size int
 	}
 	out := incidentList{Lang: lang, Query: r.Filter.Q, Filters: map[string][]string{}, Sort: r.Filter.Sort, AnyWords: r.AnyWords,
 		Total: r.Total, Page: r.Filter.Page, PageSize: r.Filter.PageSize, Pages: r.Pages(),
-		URL: t.origin + views.ListURL(lang, r.Filter), Cases: []incidentCard{}, Suggestions: terms(r.Suggestions)}
+		URL: views.AbsURL(ctx, views.ListURL(lang, r.Filter)), Cases: []incidentCard{}, Suggestions: terms(r.Suggestions)}
 	for kind, slugs := range r.Filter.Values {
 		if len(slugs) > 0 {
 			out.Filters[kind] = slugs
@@ -369,94 +358,97 @@ func (t *mcpTools) list(ctx context.Context, lang string, q url.Values, size int
 	}
 	for _, c := range r.Cards {
 		out.Cases = append(out.Cases, incidentCard{ID: c.ID, Title: c.Title, Org: term(c.Org), Date: c.Date,
-			URL: t.origin + views.CaseURL(lang, c.ID), Summary: excerpt(c.Summary, summaryStart), Tags: terms(c.Tags)})
+			URL: views.AbsURL(ctx, views.CaseURL(lang, c.ID)), Summary: clipSummary(c.Summary, summaryStart), Tags: terms(c.Tags)})
 	}
 	return out, nil
 }
 
-// getIncident returns one case, in both languages unless lang names one.
-func (t *mcpTools) getIncident(ctx context.Context, req *mcp.CallToolRequest, in incidentInput) (*mcp.CallToolResult, incident, error) {
+// toolGetIncident returns one case, in both languages unless lang names one.
+func (s *Server) toolGetIncident(ctx context.Context, req *mcp.CallToolRequest, in incidentInput) (*mcp.CallToolResult, incidentDetail, error) {
 	langs := []string{"en", "ko"}
 	if in.Lang != "" {
 		langs = []string{in.Lang}
 	}
 	lang := langs[0]
-	ctx = t.localize(ctx, lang)
+	ctx = s.toolLocale(ctx, lang)
 	id := strings.ToUpper(strings.TrimSpace(in.ID))
-	out := incident{Text: map[string]catalog.Text{}}
+	out := incidentDetail{Text: map[string]catalog.Text{}}
 	for _, l := range langs {
-		cs, err := t.s.cat.Case(ctx, l, id)
+		cs, err := s.cat.Case(ctx, l, id)
 		if errorsIsNotFound(err) {
 			err = &notFound{id: "mcp.case_not_found", data: map[string]any{"ID": clipValue(in.ID)}, err: err}
 		}
 		if err != nil {
-			return nil, incident{}, t.toolError(ctx, req, err)
+			return nil, incidentDetail{}, s.toolError(ctx, req, err)
 		}
 		out.Text[l] = cs.Text
 		if l != lang {
 			continue
 		}
-		out.ID, out.URL, out.Org, out.Date, out.Severity = cs.ID, t.origin+views.CaseURL(lang, cs.ID), term(cs.Org), cs.Date, cs.Severity
+		out.ID, out.URL, out.Org, out.Date, out.Severity = cs.ID, views.AbsURL(ctx, views.CaseURL(lang, cs.ID)), term(cs.Org), cs.Date, cs.Severity
 		out.TimeToDetect, out.TimeToResolve = cs.TimeToDetect, cs.TimeToResolve
 		out.Causes, out.Symptoms, out.Components, out.Factors = terms(cs.Causes), terms(cs.Symptoms), terms(cs.Components), terms(cs.Factors)
 		out.Sources = cs.Sources
 		out.Related = []relatedIncident{}
 		for _, r := range cs.Related {
 			out.Related = append(out.Related, relatedIncident{ID: r.ID, Title: r.Title, Org: term(r.Org), Date: r.Date,
-				URL: t.origin + views.CaseURL(lang, r.ID), Score: r.Score, Reasons: terms(r.Reasons), Why: views.Reasons(ctx, r.Reasons)})
+				URL: views.AbsURL(ctx, views.CaseURL(lang, r.ID)), Score: r.Score, Reasons: terms(r.Reasons), Why: views.Reasons(ctx, r.Reasons)})
 		}
 	}
-	return textResult(t.incidentText(ctx, langs, out)), out, nil
+	return textResult(s.incidentText(ctx, langs, out)), out, nil
 }
 
-// getTopic describes one value of a kind.
-func (t *mcpTools) getTopic(ctx context.Context, req *mcp.CallToolRequest, in topicInput) (*mcp.CallToolResult, topicInfo, error) {
+// toolGetTopic describes one value of a kind.
+func (s *Server) toolGetTopic(ctx context.Context, req *mcp.CallToolRequest, in topicInput) (*mcp.CallToolResult, topicSummary, error) {
 	lang := cmp.Or(in.Lang, "en")
-	ctx = t.localize(ctx, lang)
-	tp, err := t.s.cat.Topic(ctx, lang, in.Kind, in.Slug)
+	ctx = s.toolLocale(ctx, lang)
+	tp, err := s.cat.Topic(ctx, lang, in.Kind, in.Slug)
 	if errorsIsNotFound(err) {
 		err = &notFound{id: "mcp.bad_value", data: map[string]any{"Value": clipValue(in.Slug), "Kind": in.Kind}, err: err}
 	}
 	if err != nil {
-		return nil, topicInfo{}, t.toolError(ctx, req, err)
+		return nil, topicSummary{}, s.toolError(ctx, req, err)
 	}
-	out := topicInfo{apiTerm: term(tp.Term), Definition: tp.Definition, Count: tp.Count, URL: t.origin + views.TopicURL(lang, tp.Term),
-		Related: map[string][]apiFacet{}, Years: []yearCount{}}
+	out := topicSummary{apiTerm: term(tp.Term), Definition: tp.Definition, Count: tp.Count, URL: views.AbsURL(ctx, views.TopicURL(lang, tp.Term)),
+		Related: map[string][]apiFacet{}, Years: []topicYear{}}
 	for kind, fs := range tp.Related {
 		out.Related[kind] = facets(fs)
 	}
 	for _, y := range tp.Years {
-		out.Years = append(out.Years, yearCount{y.Year, y.Count})
+		out.Years = append(out.Years, topicYear{y.Year, y.Count})
 	}
 	return textResult(topicText(ctx, out)), out, nil
 }
 
-// vocab finds the values that words name: by whole label or alias as the search suggests them,
-// or by the beginning of a word of a label or alias in either language.
-func (t *mcpTools) vocab(ctx context.Context, _ *mcp.CallToolRequest, in vocabInput) (*mcp.CallToolResult, vocabList, error) {
-	lang := cmp.Or(in.Lang, "en")
-	ctx = t.localize(ctx, lang)
+// toolVocab finds the values that words name: by a whole label or alias, as the search suggests
+// them, or by the beginning of a word of a label or alias in either language.
+func (s *Server) toolVocab(ctx context.Context, _ *mcp.CallToolRequest, in vocabInput) (*mcp.CallToolResult, vocabList, error) {
+	lang, other := cmp.Or(in.Lang, "en"), "ko"
+	if lang == "ko" {
+		other = "en"
+	}
+	ctx = s.toolLocale(ctx, lang)
 	words := cleanQuery(in.Words)
 	named := map[string]bool{}
-	for _, v := range t.s.cat.Suggest(lang, words, catalog.Filter{}) {
+	for _, v := range s.cat.Suggest(lang, words, catalog.Filter{}) {
 		named[v.Kind+"/"+v.Slug] = true
 	}
-	labels := map[string]string{} // kind/slug -> label in the other language
-	for kind, vs := range t.s.cat.Vocab(otherLang(lang)) {
+	otherLabels := map[string]string{} // kind/slug -> label
+	for kind, vs := range s.cat.Vocab(other) {
 		for _, v := range vs {
-			labels[kind+"/"+v.Slug] = v.Label
+			otherLabels[kind+"/"+v.Slug] = v.Label
 		}
 	}
 	query := catalog.ParseQuery(words)
-	vocab := t.s.cat.Vocab(lang)
+	vocab := s.cat.Vocab(lang)
 	out := vocabList{Lang: lang, Words: words, Values: []vocabValue{}}
-	for _, kind := range topicKinds {
+	for _, kind := range toolKinds {
 		if in.Kind != "" && kind != in.Kind {
 			continue
 		}
 		for _, v := range vocab[kind] {
 			key := kind + "/" + v.Slug
-			names := append([]string{v.Label, labels[key], strings.ReplaceAll(v.Slug, "-", " ")}, v.Aliases...)
+			names := append([]string{v.Label, otherLabels[key], strings.ReplaceAll(v.Slug, "-", " ")}, v.Aliases...)
 			if words == "" || named[key] || beginsWord(query, names) {
 				out.Values = append(out.Values, vocabValue{apiTerm: term(v.Term), Definition: v.Definition, Aliases: v.Aliases, Count: v.Count})
 			}
@@ -484,35 +476,29 @@ func beginsWord(query []catalog.QueryWord, names []string) bool {
 	return false
 }
 
-func otherLang(lang string) string {
-	if lang == "ko" {
-		return "en"
-	}
-	return "ko"
+// toolLocale sets the language of an answer in ctx for views.T, keeping the origin the request
+// came through.
+func (s *Server) toolLocale(ctx context.Context, lang string) context.Context {
+	return views.WithLocale(ctx, &views.Locale{Lang: lang, Localizer: s.localizers[lang], Origin: views.LocaleOf(ctx).Origin})
 }
 
-// localize puts the language of an answer in ctx for views.T.
-func (t *mcpTools) localize(ctx context.Context, lang string) context.Context {
-	return views.WithLocale(ctx, &views.Locale{Lang: lang, Localizer: t.s.localizers[lang], Origin: t.origin})
-}
-
-// mcpWording replaces site messages whose advice points at the page.
-var mcpWording = map[string]string{"error.bad_value": "mcp.bad_value"}
+// toolWording replaces site messages whose advice points at the page.
+var toolWording = map[string]string{"error.bad_value": "mcp.bad_value"}
 
 // toolError is what the caller reads when a tool fails, in the answer's language: what was wrong
 // with the arguments, or that the fault is ours (logged, never detailed).
-func (t *mcpTools) toolError(ctx context.Context, req *mcp.CallToolRequest, err error) error {
+func (s *Server) toolError(ctx context.Context, req *mcp.CallToolRequest, err error) error {
 	var in *InputError
 	var nf *notFound
 	switch {
 	case errors.As(err, &in):
-		return errors.New(views.T(ctx, cmp.Or(mcpWording[in.ID], in.ID), in.Data))
+		return errors.New(views.T(ctx, cmp.Or(toolWording[in.ID], in.ID), in.Data))
 	case errors.As(err, &nf):
 		return errors.New(views.T(ctx, nf.id, nf.data))
 	case errors.Is(err, context.DeadlineExceeded):
 		return errors.New(views.T(ctx, "mcp.timeout"))
 	}
-	t.s.log.Error("mcp tool failed", "tool", req.Params.Name, "err", err)
+	s.log.Error("mcp tool failed", "tool", req.Params.Name, "err", err)
 	return errors.New(views.T(ctx, "mcp.server"))
 }
 
@@ -520,8 +506,8 @@ func textResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
-// excerpt cuts s to at most n characters at a space, marking the cut.
-func excerpt(s string, n int) string {
+// clipSummary cuts s to at most n characters at a space, marking the cut.
+func clipSummary(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
@@ -551,7 +537,7 @@ func listText(ctx context.Context, head string, out incidentList) string {
 	if len(out.Suggestions) > 0 {
 		var sug []string
 		for _, s := range out.Suggestions {
-			sug = append(sug, fmt.Sprintf("%s %s (%s=%s)", views.KindLabel(ctx, s.Kind), s.Label, s.Kind, s.Slug))
+			sug = append(sug, fmt.Sprintf("%s (%s=%s)", s.Label, s.Kind, s.Slug))
 		}
 		fmt.Fprintf(&b, "%s: %s\n", views.T(ctx, "list.suggested"), strings.Join(sug, " · "))
 	}
@@ -583,7 +569,7 @@ func listWhat(ctx context.Context, out incidentList) string {
 
 // incidentText writes a case: facts and classification in the first language, the account in
 // each of langs, then sources and related cases.
-func (t *mcpTools) incidentText(ctx context.Context, langs []string, out incident) string {
+func (s *Server) incidentText(ctx context.Context, langs []string, out incidentDetail) string {
 	lang := langs[0]
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s · %s · %s\n%s\n\n", out.ID, out.Org.Label, views.FormatDate(lang, out.Date), out.URL)
@@ -606,7 +592,7 @@ func (t *mcpTools) incidentText(ctx context.Context, langs []string, out inciden
 		fmt.Fprintf(&b, "- %s: %s\n", views.KindPlural(ctx, k.kind), views.Or(strings.Join(vs, ", ")))
 	}
 	for _, l := range langs {
-		lctx, tx := t.localize(ctx, l), out.Text[l]
+		lctx, tx := s.toolLocale(ctx, l), out.Text[l]
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", tx.Title, tx.Summary)
 		for _, f := range []struct{ id, text string }{{"case.region", tx.Region}, {"case.scope", tx.Scope}, {"case.users_affected", tx.UsersAffected}} {
 			if f.text != "" {
@@ -633,7 +619,11 @@ func (t *mcpTools) incidentText(ctx context.Context, langs []string, out inciden
 	}
 	fmt.Fprintf(&b, "\n## %s\n", views.T(ctx, "case.sources"))
 	for _, src := range out.Sources {
-		fmt.Fprintf(&b, "- %s (%s): %s", cmp.Or(src.Title, src.URL), views.T(ctx, "source."+src.Kind), src.URL)
+		if src.Title != "" {
+			fmt.Fprintf(&b, "- %s (%s): %s", src.Title, views.T(ctx, "source."+src.Kind), src.URL)
+		} else {
+			fmt.Fprintf(&b, "- %s (%s)", src.URL, views.T(ctx, "source."+src.Kind))
+		}
 		if src.Archive != "" {
 			fmt.Fprintf(&b, " · %s: %s", views.T(ctx, "case.archive"), src.Archive)
 		}
@@ -650,7 +640,7 @@ func (t *mcpTools) incidentText(ctx context.Context, langs []string, out inciden
 }
 
 // topicText writes a value: definition, count, values found with it and cases per year.
-func topicText(ctx context.Context, out topicInfo) string {
+func topicText(ctx context.Context, out topicSummary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: %s (%s)\n%s\n\n", views.KindLabel(ctx, out.Kind), out.Label, out.Slug, out.URL)
 	if out.Definition != "" {
@@ -658,7 +648,7 @@ func topicText(ctx context.Context, out topicInfo) string {
 	}
 	fmt.Fprintf(&b, "%s\n", views.N(ctx, "topic.count", out.Count))
 	fmt.Fprintf(&b, "\n## %s\n", views.T(ctx, "topic.cooccur"))
-	for _, kind := range topicKinds {
+	for _, kind := range toolKinds {
 		fs := out.Related[kind]
 		if len(fs) == 0 {
 			continue

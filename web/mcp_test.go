@@ -165,7 +165,7 @@ func TestMCPSearchIncidents(t *testing.T) {
 
 func TestMCPGetIncident(t *testing.T) {
 	cs := mcpConnect(t, "")
-	var c incident
+	var c incidentDetail
 	text := call(t, cs, "get_incident", map[string]any{"id": "il-0003"}, &c)
 	if c.ID != "IL-0003" || c.Org.Slug != "kakao" || !strings.Contains(c.Text["en"].Title, "Kakao") || !strings.Contains(c.Text["ko"].Title, "카카오") {
 		t.Errorf("get_incident il-0003 = %s %v %q %q, want the Kakao case in both languages", c.ID, c.Org, c.Text["en"].Title, c.Text["ko"].Title)
@@ -182,9 +182,10 @@ func TestMCPGetIncident(t *testing.T) {
 		}
 	}
 
-	text = call(t, cs, "get_incident", map[string]any{"id": "IL-0003", "lang": "ko"}, &c)
-	if _, ok := c.Text["en"]; ok || !strings.Contains(text, "## 출처") || !strings.HasSuffix(c.URL, "/ko/cases/IL-0003") {
-		t.Errorf("get_incident lang ko: languages %v, url %s, text:\n%s", c.Text, c.URL, text)
+	var ko incidentDetail
+	text = call(t, cs, "get_incident", map[string]any{"id": "IL-0003", "lang": "ko"}, &ko)
+	if _, ok := ko.Text["en"]; ok || !strings.Contains(text, "## 출처") || !strings.HasSuffix(ko.URL, "/ko/cases/IL-0003") {
+		t.Errorf("get_incident lang ko: url %s, text:\n%s", ko.URL, text)
 	}
 }
 
@@ -206,7 +207,7 @@ func TestMCPListIncidents(t *testing.T) {
 
 func TestMCPGetTopic(t *testing.T) {
 	cs := mcpConnect(t, "")
-	var tp topicInfo
+	var tp topicSummary
 	text := call(t, cs, "get_topic", map[string]any{"kind": "cause", "slug": "power-facility"}, &tp)
 	if tp.Count != 3 || tp.Label != "Power and facility" || tp.Definition == "" {
 		t.Errorf("get_topic cause power-facility = %d %q %q, want 3 cases with label and definition", tp.Count, tp.Label, tp.Definition)
@@ -218,7 +219,7 @@ func TestMCPGetTopic(t *testing.T) {
 	if years != 3 || len(tp.Related["component"]) == 0 {
 		t.Errorf("get_topic: years %v, related %v", tp.Years, tp.Related)
 	}
-	if !strings.Contains(text, "3 cases.") || !strings.Contains(text, "2022: 2") {
+	if !strings.Contains(text, "3 cases.") || !strings.Contains(text, "2022: 3") {
 		t.Errorf("get_topic text:\n%s", text)
 	}
 	call(t, cs, "get_topic", map[string]any{"kind": "cause", "slug": "power-facility", "lang": "ko"}, &tp)

@@ -309,3 +309,21 @@ func TestPageCache(t *testing.T) {
 		t.Error("cached pages no longer set the language cookie")
 	}
 }
+
+// A case opened from a filtered listing leads back to that listing.
+func TestCaseLeadsBackToListing(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/?cause=config-change&org=cloudflare")
+	href, _ := r.doc.Find(".card-title a").First().Attr("href")
+	if !strings.HasPrefix(href, "/en/cases/IL-0048?from=") {
+		t.Fatalf("card link = %q, want the case with ?from=", href)
+	}
+	c := get(t, s, href)
+	back, _ := c.doc.Find(".crumbs a").Attr("href")
+	if back != "/en/?cause=config-change&org=cloudflare" {
+		t.Errorf("back link = %q, want the listing", back)
+	}
+	if canon, _ := c.doc.Find("link[rel=canonical]").Attr("href"); !strings.HasSuffix(canon, "/en/cases/IL-0048") {
+		t.Errorf("canonical = %q, want the bare permalink", canon)
+	}
+}

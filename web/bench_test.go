@@ -1,0 +1,130 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"incidentlib/internal/catalog"
+	"incidentlib/internal/testcatalog"
+	"incidentlib/locales"
+	"incidentlib/web"
+)
+
+// Benchmarks of whole requests through ServeHTTP: routing, middleware, the store and rendering.
+// They run on the fixture catalog, or on the catalog file named by BENCH_DB:
+//
+//	go test -run '^$' -bench . -benchmem ./web/
+//	BENCH_DB=/tmp/cat100k.db go test -run '^$' -bench . -benchmem ./web/
+//
+// Each request is benchmarked twice: as is (a repeated URL, which a response cache may answer)
+// and "Miss", with a query parameter that changes every time and that the handlers ignore, so
+// every request is rendered from the catalog.
+
+// benchCase is a case present in the fixtures, the real catalog and every synthetic one.
+const benchCase = "IL-0003"
+
+func benchServer(b *testing.B) (*web.Server, *catalog.Store) {
+	b.Helper()
+	var cat *catalog.Store
+	if path := os.Getenv("BENCH_DB"); path != "" {
+		var err error
+		if cat, err = catalog.Open(path); err != nil {
+			b.Fatalf("open BENCH_DB: %v", err)
+		}
+		b.Cleanup(func() { cat.Close() })
+	} else {
+		cat = testcatalog.Open(b)
+	}
+	bundle, err := locales.Bundle()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return web.New(web.Config{Catalog: cat, Bundle: bundle, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}), cat
+}
+
+// twoFilters is a listing query with benchCase's main cause and main component.
+func twoFilters(b *testing.B, cat *catalog.Store) string {
+	b.Helper()
+	c, err := cat.Case(context.Background(), "en", benchCase)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(c.Causes) == 0 || len(c.Components) == 0 {
+		b.Fatalf("%s has no cause or no component", benchCase)
+	}
+	return url.Values{"cause": {c.Causes[0].Slug}, "component": {c.Components[0].Slug}}.Encode()
+}
+
+// benchGet requests path b.N times and fails on any status but 200. With miss, each request
+// carries a new value of an ignored parameter.
+func benchGet(b *testing.B, s http.Handler, path string, miss bool) {
+	b.Helper()
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		p := path
+		if miss {
+			n++
+			p += sep + "bench=" + strconv.Itoa(n)
+		}
+		req := httptest.NewRequest(http.MethodGet, p, nil)
+		req.RemoteAddr = "127.0.0.1:1234"
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("GET %s = %d\n%s", p, rec.Code, rec.Body.String())
+		}
+	}
+}
+
+func BenchmarkCasePage(b *testing.B) {
+	s, _ := benchServer(b)
+	benchGet(b, s, "/en/cases/"+benchCase, false)
+}
+
+func BenchmarkCasePageMiss(b *testing.B) {
+	s, _ := benchServer(b)
+	benchGet(b, s, "/en/cases/"+benchCase, true)
+}
+
+func BenchmarkListingTwoFilters(b *testing.B) {
+	s, cat := benchServer(b)
+	benchGet(b, s, "/en/?"+twoFilters(b, cat), false)
+}
+
+func BenchmarkListingTwoFiltersMiss(b *testing.B) {
+	s, cat := benchServer(b)
+	benchGet(b, s, "/en/?"+twoFilters(b, cat), true)
+}
+
+func BenchmarkSearch(b *testing.B) {
+	s, _ := benchServer(b)
+	benchGet(b, s, "/en/?q=power+outage", false)
+}
+
+func BenchmarkSearchMiss(b *testing.B) {
+	s, _ := benchServer(b)
+	benchGet(b, s, "/en/?q=power+outage", true)
+}
+
+func BenchmarkAPICase(b *testing.B) {
+	s, _ := benchServer(b)
+	benchGet(b, s, "/api/v1/cases/"+benchCase, false)
+}
+
+func BenchmarkAPICaseMiss(b *testing.B) {
+	s, _ := benchServer(b)
+	benchGet(b, s, "/api/v1/cases/"+benchCase, true)
+}
