@@ -116,7 +116,13 @@ func (f Filter) where(skip string, match string) (string, []any) {
 
 // bm25 weights of the index columns id, title, summary, body, tags: a match in the title counts
 // several times one deep in the text.
-const rankExpr = `bm25(case_fts, 20.0, 8.0, 3.0, 1.0, 2.0)`
+// The tags column holds vocabulary labels and aliases: it helps recall but weighs least, so a
+// case whose text is about the words outranks one that only carries a matching tag.
+const rankExpr = `bm25(case_fts, 20.0, 8.0, 3.0, 1.0, 0.5)`
+
+// minAllWords is how many cases having every search word are enough: with fewer, the list
+// takes cases having any of the words, ranked so that those with more of them come first.
+const minAllWords = 5
 
 // Cases returns one page of the cases the filter selects, in lang, with facet counts.
 func (s *Store) Cases(ctx context.Context, lang string, f Filter) (Result, error) {
@@ -146,7 +152,7 @@ func (s *Store) Cases(ctx context.Context, lang string, f Filter) (Result, error
 		if err != nil {
 			return Result{}, err
 		}
-		if n == 0 && len(r.Words) > 1 {
+		if n < minAllWords && len(r.Words) > 1 {
 			match, r.AnyWords = MatchExpr(r.Words, true), true
 		}
 	}
@@ -154,7 +160,11 @@ func (s *Store) Cases(ctx context.Context, lang string, f Filter) (Result, error
 	if r.Total, err = s.count(ctx, f, match); err != nil {
 		return Result{}, err
 	}
-	if r.Cards, err = s.page(ctx, lang, r.Filter, match, r.Words); err != nil {
+	allMatch := ""
+	if r.AnyWords {
+		allMatch = MatchExpr(r.Words, false)
+	}
+	if r.Cards, err = s.page(ctx, lang, r.Filter, match, allMatch, r.Words); err != nil {
 		return Result{}, err
 	}
 	if r.Facets, err = s.facets(ctx, lang, f, match); err != nil {
@@ -176,8 +186,9 @@ func (s *Store) count(ctx context.Context, f Filter, match string) (int, error) 
 	return n, nil
 }
 
-func (s *Store) page(ctx context.Context, lang string, f Filter, match string, words []QueryWord) ([]Card, error) {
-	where, args := f.where("", match)
+func (s *Store) page(ctx context.Context, lang string, f Filter, match, allMatch string, words []QueryWord) ([]Card, error) {
+	where, whereArgs := f.where("", match)
+	var args []any
 	from := `cases c`
 	order := `c.date DESC, c.num DESC`
 	switch f.Sort {
@@ -185,21 +196,21 @@ func (s *Store) page(ctx context.Context, lang string, f Filter, match string, w
 		order = `c.date, c.num`
 	case SortRelevance:
 		from = `cases c JOIN (SELECT rowid, ` + rankExpr + ` AS rank FROM case_fts WHERE case_fts MATCH ?) m ON m.rowid = c.num`
-		args = append([]any{match}, args...)
+		args = append(args, match)
 		order = `m.rank, c.date DESC`
+		if allMatch != "" {
+			// cases with every word come before cases with only some of them
+			order = `c.num IN (SELECT rowid FROM case_fts WHERE case_fts MATCH ?) DESC, ` + order
+		}
 	}
 	q := `SELECT c.num, c.id, c.org, c.date, t.title, t.summary, t.symptoms, t.trigger
 		FROM ` + from + ` JOIN case_text t ON t.num = c.num AND t.lang = ?` + where + ` ORDER BY ` + order + ` LIMIT ? OFFSET ?`
-	// the language argument sits between the join's and the WHERE's placeholders
-	full := make([]any, 0, len(args)+3)
-	if f.Sort == SortRelevance {
-		full = append(full, args[0], lang)
-		full = append(full, args[1:]...)
-	} else {
-		full = append(full, lang)
-		full = append(full, args...)
+	args = append(args, lang)
+	args = append(args, whereArgs...)
+	if f.Sort == SortRelevance && allMatch != "" {
+		args = append(args, allMatch)
 	}
-	full = append(full, f.PageSize, (f.Page-1)*f.PageSize)
+	full := append(args, f.PageSize, (f.Page-1)*f.PageSize)
 	rows, err := s.db.QueryContext(ctx, q, full...)
 	if err != nil {
 		return nil, fmt.Errorf("list cases: %w", err)
@@ -405,7 +416,7 @@ func (s *Store) Topic(ctx context.Context, lang, kind, slug string) (Topic, erro
 	t := Topic{Term: s.Term(lang, kind, slug), Definition: s.Definition(lang, kind, slug), Related: map[string][]Facet{}}
 	f := Filter{Values: map[string][]string{kind: {slug}}, Sort: SortNewest, Page: 1, PageSize: 1000}
 	var err error
-	if t.Cards, err = s.page(ctx, lang, f, "", nil); err != nil {
+	if t.Cards, err = s.page(ctx, lang, f, "", "", nil); err != nil {
 		return Topic{}, err
 	}
 	t.Count = len(t.Cards)

@@ -97,7 +97,7 @@ var koSuffixes = []string{
 	"에서는", "으로는", "이라는", "했는데", "됐는데",
 	"에서", "에게", "으로", "까지", "부터", "처럼", "보다", "이라", "라는", "에는", "하고", "이나",
 	"했다", "됐다", "졌다", "었다", "였다", "하다", "되다", "했고", "됐고", "하는", "되는", "해서", "돼서",
-	"은", "는", "이", "가", "을", "를", "에", "의", "와", "과", "로",
+	"은", "는", "이", "가", "을", "를", "에", "의", "와", "과", "로", "다", "고",
 }
 
 // koWeakSuffixes are one-syllable endings that are also common last syllables of nouns.
@@ -130,29 +130,74 @@ type QueryWord struct {
 const MaxQueryWords = 12
 
 // ParseQuery splits a search string into words. Everything but letters and digits is dropped,
-// so no input can form FTS5 syntax.
+// so no input can form FTS5 syntax. Stop words are dropped (unless nothing else is left), and so
+// is a Korean particle glued to a Latin word (DB를, Redis가).
 func ParseQuery(q string) []QueryWord {
-	var out []QueryWord
+	var out, stops []QueryWord
 	seen := map[string]bool{}
-	for _, r := range runs(q) {
-		raw := strings.ToLower(r.text)
-		w := QueryWord{Raw: raw, Hangul: r.hangul}
-		if r.hangul {
-			w.Stem = stemKo(raw)
-		} else {
-			w.Stem = stemEn(raw)
+	for _, token := range strings.Fields(q) {
+		rs := runs(token)
+		for i, r := range rs {
+			raw := strings.ToLower(r.text)
+			w := QueryWord{Raw: raw, Hangul: r.hangul}
+			if r.hangul {
+				if i > 0 && !rs[i-1].hangul && isParticle(raw) {
+					continue
+				}
+				w.Stem = stemKo(raw)
+			} else {
+				w.Stem = stemEn(raw)
+			}
+			if seen[w.Raw] {
+				continue
+			}
+			seen[w.Raw] = true
+			if stopWord(w) {
+				stops = append(stops, w)
+				continue
+			}
+			out = append(out, w)
 		}
-		if seen[w.Raw] {
-			continue
-		}
-		seen[w.Raw] = true
-		out = append(out, w)
-		if len(out) == MaxQueryWords {
-			break
-		}
+	}
+	if len(out) == 0 {
+		out = stops
+	}
+	if len(out) > MaxQueryWords {
+		out = out[:MaxQueryWords]
 	}
 	return out
 }
+
+// isParticle reports whether a Hangul piece is only a particle or ending.
+func isParticle(h string) bool {
+	for _, suf := range koSuffixes {
+		if h == suf {
+			return true
+		}
+	}
+	for _, suf := range koWeakSuffixes {
+		if h == suf {
+			return true
+		}
+	}
+	return false
+}
+
+// Stop words carry no topic: "requests timed out after a failover" searches for requests,
+// timed and failover. Korean one-syllable words such as 후 and 때 are dropped the same way.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the and or but of to in on at by for from with as is was were be been
+	it its this that these those into than then there their they after before during while when where so
+	not no out up our we us you your has have had did do does can could would should about over under
+	what which who how why all any some more most very also just
+	후 때 중 및 등 더 수 것 건 안 못 또 왜 좀 잘 전 뒤 간`) {
+		stopWords[w] = true
+	}
+}
+
+func stopWord(w QueryWord) bool { return stopWords[w.Raw] }
 
 // stemEn removes a common English ending for highlighting; the index itself uses porter.
 func stemEn(w string) string {
@@ -167,9 +212,59 @@ func stemEn(w string) string {
 	return w
 }
 
-// ftsPhrase is the FTS5 expression for one word: a quoted phrase of its index tokens. Tokens
-// hold only letters and digits, so quoting them is always safe.
+// synonyms joins words that name the same thing but share no letters, in either language.
+// Each group is searched as alternatives of one another.
+var synonyms = [][]string{
+	{"디도스", "ddos"},
+	{"역추적", "백트래킹", "backtracking"},
+	{"락", "잠금", "lock", "locks", "locked", "locking"},
+	{"oom", "메모리부족"},
+	{"철회", "withdraw", "withdrew", "withdrawn", "withdrawal"},
+	{"페일오버", "failover"},
+	{"레디스", "redis"},
+	{"쿠버네티스", "kubernetes", "k8s"},
+	{"인증서", "certificate", "cert"},
+	{"윤초", "leap"},
+	{"로드밸런서", "load"},
+	{"레플리카", "복제본", "replica"},
+	{"마이그레이션", "migration"},
+	{"캐시", "cache"},
+	{"데이터베이스", "database", "db"},
+	{"롤백", "rollback"},
+	{"정규식", "regex", "regular"},
+	{"오버플로", "overflow"},
+}
+
+var synonymOf = map[string][]string{}
+
+func init() {
+	for _, g := range synonyms {
+		for _, w := range g {
+			synonymOf[w] = g
+		}
+	}
+}
+
+// ftsPhrase is the FTS5 expression for one word: a quoted phrase of its index tokens, or its
+// synonyms as alternatives. Tokens hold only letters and digits, so quoting them is always safe.
 func ftsPhrase(w QueryWord) string {
+	alts := synonymOf[w.Raw]
+	if alts == nil {
+		alts = synonymOf[w.Stem]
+	}
+	if alts == nil {
+		return phraseOf(w)
+	}
+	parts := []string{phraseOf(w)}
+	for _, a := range alts {
+		if a != w.Raw && a != w.Stem {
+			parts = append(parts, phraseOf(ParseQuery(a)[0]))
+		}
+	}
+	return "(" + strings.Join(parts, " OR ") + ")"
+}
+
+func phraseOf(w QueryWord) string {
 	if !w.Hangul {
 		return `"` + w.Raw + `"`
 	}

@@ -26,8 +26,8 @@ func TestIndexTextBigrams(t *testing.T) {
 }
 
 func TestMatchExprIsQuoted(t *testing.T) {
-	got := MatchExpr(ParseQuery(`a" OR b* NEAR(c) 장애`), false)
-	want := `"a" AND "or" AND "b" AND "near" AND "c" AND "장애"`
+	got := MatchExpr(ParseQuery(`x" OR b* NEAR(c) 장애 DB를`), false)
+	want := `"x" AND "b" AND "near" AND "c" AND "장애" AND ("db" OR "데이 이터 터베 베이 이스" OR "database")`
 	if got != want {
 		t.Errorf("MatchExpr = %s, want %s", got, want)
 	}
