@@ -76,3 +76,13 @@ func Reasons(ctx context.Context, rs []catalog.Term) string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// codeSpans splits text at backticks: odd pieces were quoted as code. An unpaired backtick is
+// kept as written.
+func codeSpans(text string) []string {
+	parts := strings.Split(text, "`")
+	if len(parts)%2 == 0 {
+		return []string{text}
+	}
+	return parts
+}

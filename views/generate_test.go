@@ -56,3 +56,12 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestCodeSpans(t *testing.T) {
+	if got := codeSpans("ran `rm -rf` on the primary"); len(got) != 3 || got[1] != "rm -rf" {
+		t.Errorf("codeSpans = %q", got)
+	}
+	if got := codeSpans("an odd ` backtick"); len(got) != 1 {
+		t.Errorf("codeSpans(unpaired) = %q, want the text whole", got)
+	}
+}
