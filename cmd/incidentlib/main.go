@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -19,6 +20,9 @@ import (
 	"incidentlib/web"
 )
 
+// shutdownGrace is how long requests in flight may take to finish after SIGTERM.
+const shutdownGrace = 20 * time.Second
+
 func main() {
 	addr := flag.String("addr", ":8080", "address to listen on")
 	dbPath := flag.String("db", "", "catalog database file to serve instead of the embedded one")
@@ -27,13 +31,15 @@ func main() {
 	flag.Parse()
 
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	if err := run(log, *addr, *dbPath, *baseURL, *rate); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, log, *addr, *dbPath, *baseURL, *rate); err != nil {
 		log.Error("server stopped", "err", err)
 		os.Exit(1)
 	}
 }
 
-func run(log *slog.Logger, addr, dbPath, baseURL string, rate float64) error {
+func run(ctx context.Context, log *slog.Logger, addr, dbPath, baseURL string, rate float64) error {
 	start := time.Now()
 	var cat *catalog.Store
 	var err error
@@ -51,27 +57,34 @@ func run(log *slog.Logger, addr, dbPath, baseURL string, rate float64) error {
 		return err
 	}
 	srv := web.New(web.Config{Catalog: cat, Bundle: bundle, Logger: log, BaseURL: baseURL, RateLimit: rate, RateBurst: int(rate * 2)})
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "cases", cat.Count(), "startup", time.Since(start).String())
+	return serve(ctx, log, ln, srv)
+}
+
+// serve answers on ln until ctx ends, then stops taking connections and lets the requests in
+// flight finish (up to shutdownGrace).
+func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h http.Handler) error {
 	hs := &http.Server{
-		Addr:              addr,
-		Handler:           srv,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,  // slow clients cannot hold a connection open
+		ReadTimeout:       15 * time.Second, // request bodies are small (64 KiB at most)
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       90 * time.Second,
 		MaxHeaderBytes:    32 << 10,
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.ListenAndServe() }()
-	log.Info("serving", "addr", addr, "cases", cat.Count(), "startup", time.Since(start).String())
+	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: finishing requests in flight")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := hs.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

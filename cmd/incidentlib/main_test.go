@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+)
+
+// A request in flight when shutdown starts still gets its full answer, and new connections are
+// refused afterwards.
+func TestGracefulShutdown(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		time.Sleep(300 * time.Millisecond)
+		io.WriteString(w, "finished")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), ln, h) }()
+
+	url := "http://" + ln.Addr().String() + "/"
+	type result struct {
+		body string
+		err  error
+	}
+	res := make(chan result, 1)
+	go func() {
+		resp, err := http.Get(url)
+		if err != nil {
+			res <- result{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		res <- result{string(b), err}
+	}()
+	<-started
+	cancel() // as SIGTERM does
+	r := <-res
+	if r.err != nil || r.body != "finished" {
+		t.Fatalf("request in flight = %q, %v; want it finished", r.body, r.err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("serve = %v, want a clean stop", err)
+	}
+	if _, err := http.Get(url); err == nil {
+		t.Error("the server still accepts connections after shutdown")
+	}
+}
+
+// The server starts on the embedded catalog and answers its health checks.
+func TestRunServesEmbeddedCatalog(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), addr, "", "", 0) }()
+	var resp *http.Response
+	for i := 0; i < 100; i++ {
+		if resp, err = http.Get("http://" + addr + "/readyz"); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("/readyz = %v, %v", resp, err)
+	}
+	resp.Body.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
