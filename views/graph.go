@@ -54,7 +54,7 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 	kinds := append([]string{}, graphKinds...)
 	colW, rowH, top := 250.0, 30.0, 56.0
 	if small {
-		colW, rowH, top = 150, 24, 40
+		colW, rowH, top = 185, 24, 40
 	}
 	if len(cards) > 0 {
 		kinds = []string{catalog.KindCause, catalog.KindComponent, "case", catalog.KindSymptom, catalog.KindFactor}
@@ -97,7 +97,7 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 		rows = max(rows, len(col))
 		nodes = append(nodes, col...)
 	}
-	g.W = 24 + float64(len(kinds)-1)*colW + colW
+	g.W = 24 + float64(len(kinds)-1)*colW + 230 // the last column's labels need room
 	g.H = top + float64(max(rows, 1))*rowH
 	g.Nodes = nodes
 	for i := range g.Nodes {
@@ -155,6 +155,15 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 
 // maxEdges bounds the lines drawn, keeping the strongest: past it the picture turns grey.
 const maxEdges = 160
+
+// shortLabel keeps a small graph's labels inside their column; the full label is the node's
+// title.
+func shortLabel(label string, small bool) string {
+	if small {
+		return clip(label, 20)
+	}
+	return label
+}
 
 func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
