@@ -13,7 +13,9 @@ import (
 
 // Atom feed of the newest cases, sitemap and robots.txt.
 
-const feedSize = 50
+// feedSize bounds the feed: it holds every case of a catalog of this size, newest first, and
+// stays bounded for the synthetic catalogs of the benchmarks.
+const feedSize = 1000
 
 // sitemapMax is the most URLs one sitemap file may hold.
 const sitemapMax = 50000
