@@ -2,8 +2,10 @@ package build
 
 import (
 	"math"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"incidentlib/internal/catalog"
@@ -39,8 +41,21 @@ type Link struct {
 	Reasons []Reason
 }
 
-// Related computes each case's related cases, keyed by case id.
+// ExactRelatedMax is the largest catalog for which Related compares every pair of cases. Above
+// it Related uses RelatedApprox, which compares each case with a bounded set of candidates.
+const ExactRelatedMax = 1000
+
+// Related computes each case's related cases, keyed by case id. Up to ExactRelatedMax cases
+// every pair is scored; larger catalogs (synthetic ones, for benchmarks) use RelatedApprox.
 func Related(cases []*Case) map[string][]Link {
+	if len(cases) > ExactRelatedMax {
+		return RelatedApprox(cases)
+	}
+	return relatedExact(cases)
+}
+
+// relatedExact scores every pair of cases: O(n²), about 4 s for 1,000 cases.
+func relatedExact(cases []*Case) map[string][]Link {
 	vecs := textVectors(cases)
 	out := make(map[string][]Link, len(cases))
 	for i, a := range cases {
@@ -113,6 +128,7 @@ func init() {
 func textVectors(cases []*Case) []map[string]float64 {
 	tfs := make([]map[string]float64, len(cases))
 	df := map[string]int{}
+	stems := map[string]string{} // word -> stem, so each distinct word is stemmed once
 	for i, c := range cases {
 		tf := map[string]float64{}
 		text := c.EN.Title + " " + c.EN.Summary + " " + c.EN.Trigger
@@ -120,7 +136,12 @@ func textVectors(cases []*Case) []map[string]float64 {
 			if len(w) < 3 || stopWords[w] {
 				continue
 			}
-			tf[catalog.ParseQuery(w)[0].Stem]++
+			stem, ok := stems[w]
+			if !ok {
+				stem = catalog.ParseQuery(w)[0].Stem
+				stems[w] = stem
+			}
+			tf[stem]++
 		}
 		for w := range tf {
 			df[w]++
@@ -152,4 +173,190 @@ func cosine(a, b map[string]float64) float64 {
 		s += v * b[w]
 	}
 	return s
+}
+
+// approxPerGroup is how many candidates RelatedApprox takes from each of a case's two groups.
+const approxPerGroup = 200
+
+// approxTagsPerKind is how many of a case's causes, and of its components, make groups.
+const approxTagsPerKind = 1
+
+// approxKinds are the tag kinds in the order Related scores them, with their weights.
+var approxKinds = [4]struct {
+	kind   string
+	weight float64
+}{{"cause", 3}, {"component", 2}, {"factor", 2}, {"symptom", 1}}
+
+// RelatedApprox computes related cases like Related, for catalogs too large to score every pair.
+// It compares a case only with candidates that share its main cause or its main component: the
+// approxPerGroup cases nearest to it, in the order of cases, within each of those two groups.
+// A compared pair gets exactly the score and reasons Related gives it; pairs sharing neither
+// main value are never compared, so links made by wording or by lesser tags alone are missed.
+// Its work is O(n·approxPerGroup) and is spread over GOMAXPROCS goroutines; the result does not
+// depend on their number.
+func RelatedApprox(cases []*Case) map[string][]Link {
+	n := len(cases)
+	vecs, nterms := sparseVectors(cases)
+
+	// Tags as small integers, per kind in approxKinds order.
+	ids := map[string]int32{}
+	tags := make([][4][]int32, n)
+	for i, c := range cases {
+		for k, kw := range approxKinds {
+			for _, s := range c.Tags(kw.kind) {
+				key := kw.kind + "/" + s
+				id, ok := ids[key]
+				if !ok {
+					id = int32(len(ids))
+					ids[key] = id
+				}
+				tags[i][k] = append(tags[i][k], id)
+			}
+		}
+	}
+	// Groups of cases by cause (kind 0) and by component (kind 1), and each case's place in the
+	// groups it belongs to.
+	type member struct{ group, place int32 }
+	groups := map[int32][]int32{}
+	belongs := make([][]member, n)
+	for i := range cases {
+		for k := range 2 {
+			ts := tags[i][k]
+			if len(ts) > approxTagsPerKind {
+				ts = ts[:approxTagsPerKind]
+			}
+			for _, t := range ts {
+				belongs[i] = append(belongs[i], member{t, int32(len(groups[t]))})
+				groups[t] = append(groups[t], int32(i))
+			}
+		}
+	}
+
+	type cand struct {
+		j          int32
+		score, cos float64
+	}
+	// better orders candidates as Related orders links: higher score, then newer id.
+	better := func(x, y cand) bool {
+		if x.score != y.score {
+			return x.score > y.score
+		}
+		return cases[x.j].ID > cases[y.j].ID
+	}
+	results := make([][]Link, n)
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/1000+1))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			seen := make([]int32, n)
+			for i := range seen {
+				seen[i] = -1
+			}
+			dense := make([]float64, nterms) // case i's text vector, spread out for the cosines
+			var cands []cand
+			for i := w; i < n; i += workers {
+				cands = cands[:0]
+				seen[i] = int32(i)
+				for _, tw := range vecs[i] {
+					dense[tw.term] = tw.w
+				}
+				for _, m := range belongs[i] {
+					members, p := groups[m.group], int(m.place)
+					lo := max(0, p-approxPerGroup/2)
+					hi := min(len(members), lo+approxPerGroup+1)
+					lo = max(0, hi-approxPerGroup-1)
+					for _, j := range members[lo:hi] {
+						if seen[j] == int32(i) {
+							continue
+						}
+						seen[j] = int32(i)
+						score := 0.0
+						for k, kw := range approxKinds {
+							for _, x := range tags[i][k] {
+								for _, y := range tags[j][k] {
+									if x == y {
+										score += kw.weight
+									}
+								}
+							}
+						}
+						cos := 0.0
+						for _, tw := range vecs[j] {
+							cos += dense[tw.term] * tw.w
+						}
+						score += 4 * cos
+						if score < MinRelatedScore {
+							continue
+						}
+						// keep the MaxRelated best, best first, by insertion
+						c := cand{j: j, score: math.Round(score*100) / 100, cos: cos}
+						if len(cands) == MaxRelated && !better(c, cands[MaxRelated-1]) {
+							continue
+						}
+						if len(cands) < MaxRelated {
+							cands = append(cands, c)
+						}
+						k := len(cands) - 1
+						for ; k > 0 && better(c, cands[k-1]); k-- {
+							cands[k] = cands[k-1]
+						}
+						cands[k] = c
+					}
+				}
+				for _, tw := range vecs[i] {
+					dense[tw.term] = 0
+				}
+				var links []Link
+				for _, cd := range cands {
+					a, b := cases[i], cases[cd.j]
+					var reasons []Reason
+					for _, kw := range approxKinds[:3] { // symptoms are too common to be a reason
+						for _, s := range shared(a.Tags(kw.kind), b.Tags(kw.kind)) {
+							reasons = append(reasons, Reason{Kind: kw.kind, Slug: s})
+						}
+					}
+					if cd.cos >= minTextReason {
+						reasons = append(reasons, Reason{Kind: "text"})
+					}
+					links = append(links, Link{ID: b.ID, Score: cd.score, Reasons: reasons})
+				}
+				results[i] = links
+			}
+		}(w)
+	}
+	wg.Wait()
+	out := make(map[string][]Link, n)
+	for i, c := range cases {
+		out[c.ID] = results[i]
+	}
+	return out
+}
+
+// termWeight is one entry of a sparse text vector.
+type termWeight struct {
+	term int32
+	w    float64
+}
+
+// sparseVectors returns textVectors as slices of numbered terms, and the number of terms.
+func sparseVectors(cases []*Case) ([][]termWeight, int) {
+	maps := textVectors(cases)
+	terms := map[string]int32{}
+	out := make([][]termWeight, len(maps))
+	for i, m := range maps {
+		v := make([]termWeight, 0, len(m))
+		for w, x := range m {
+			id, ok := terms[w]
+			if !ok {
+				id = int32(len(terms))
+				terms[w] = id
+			}
+			v = append(v, termWeight{id, x})
+		}
+		out[i] = v
+		maps[i] = nil
+	}
+	return out, len(terms)
 }
