@@ -47,6 +47,9 @@ func benchServer(b *testing.B) (*web.Server, *catalog.Store) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if err := cat.Warm(context.Background()); err != nil {
+		b.Fatal(err)
+	}
 	return web.New(web.Config{Catalog: cat, Bundle: bundle, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}), cat
 }
 

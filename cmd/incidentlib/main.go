@@ -56,6 +56,11 @@ func run(ctx context.Context, log *slog.Logger, addr, dbPath, baseURL string, ra
 	if err != nil {
 		return err
 	}
+	go func() { // load the listing index before the first visitor asks for it
+		if err := cat.Warm(ctx); err != nil {
+			log.Error("load catalog index", "err", err)
+		}
+	}()
 	srv := web.New(web.Config{Catalog: cat, Bundle: bundle, Logger: log, BaseURL: baseURL, RateLimit: rate, RateBurst: int(rate * 2)})
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -24,14 +24,19 @@ const benchSearch = "power outage"
 func benchStore(b *testing.B) *catalog.Store {
 	b.Helper()
 	path := os.Getenv("BENCH_DB")
+	var s *catalog.Store
 	if path == "" {
-		return testcatalog.Open(b)
+		s = testcatalog.Open(b)
+	} else {
+		var err error
+		if s, err = catalog.Open(path); err != nil {
+			b.Fatalf("open BENCH_DB: %v", err)
+		}
+		b.Cleanup(func() { s.Close() })
 	}
-	s, err := catalog.Open(path)
-	if err != nil {
-		b.Fatalf("open BENCH_DB: %v", err)
+	if err := s.Warm(context.Background()); err != nil { // as the server does at startup
+		b.Fatal(err)
 	}
-	b.Cleanup(func() { s.Close() })
 	return s
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -89,31 +88,6 @@ func (r Result) Pages() int {
 	return max(1, (r.Total+r.Filter.PageSize-1)/r.Filter.PageSize)
 }
 
-// where builds the WHERE clause of a filter over cases c, leaving out one kind (for facets).
-func (f Filter) where(skip string, match string) (string, []any) {
-	var parts []string
-	var args []any
-	for _, kind := range FilterKinds {
-		vals := f.Values[kind]
-		if kind == skip || len(vals) == 0 {
-			continue
-		}
-		parts = append(parts, `c.num IN (SELECT num FROM tags WHERE kind = ? AND slug IN (`+placeholders(len(vals))+`))`)
-		args = append(args, kind)
-		for _, v := range vals {
-			args = append(args, v)
-		}
-	}
-	if match != "" {
-		parts = append(parts, `c.num IN (SELECT rowid FROM case_fts WHERE case_fts MATCH ?)`)
-		args = append(args, match)
-	}
-	if len(parts) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(parts, " AND "), args
-}
-
 // bm25 weights of the index columns id, title, summary, body, tags: a match in the title counts
 // several times one deep in the text.
 // The tags column holds vocabulary labels and aliases: it helps recall but weighs least, so a
@@ -123,6 +97,111 @@ const rankExpr = `bm25(case_fts, 20.0, 8.0, 3.0, 1.0, 0.5)`
 // minAllWords is how many cases having every search word are enough: with fewer, the list
 // takes cases having any of the words, ranked so that those with more of them come first.
 const minAllWords = 5
+
+// selection is the set of cases a filter selects, with what the listing needs to order it.
+type selection struct {
+	ix     *index
+	kinds  map[string]bitset // kind -> cases carrying any of the filter's values of that kind
+	match  bitset            // cases matching the search words; nil without words
+	all    bitset            // every case
+	result bitset            // the intersection of all the above
+	ranked []int32           // with search words: matching case numbers, best first
+}
+
+// setExcept is the selection without one kind's filter (for that kind's facet counts).
+func (sel *selection) setExcept(skip string) (bitset, bool) {
+	b := sel.all.clone()
+	narrowed := false
+	for kind, set := range sel.kinds {
+		if kind != skip {
+			b.and(set)
+			narrowed = true
+		}
+	}
+	if sel.match != nil {
+		b.and(sel.match)
+		narrowed = true
+	}
+	return b, narrowed
+}
+
+// selectCases evaluates a filter: vocabulary values in memory, search words with FTS5 (once for
+// the set, and once more for the ranking when the list is ordered by relevance).
+func (s *Store) selectCases(ctx context.Context, f Filter, words []QueryWord, sortBy string) (*selection, bool, error) {
+	ix, err := s.index(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	sel := &selection{ix: ix, kinds: map[string]bitset{}, all: ix.all()}
+	for _, kind := range FilterKinds {
+		if vals := f.Values[kind]; len(vals) > 0 {
+			sel.kinds[kind] = ix.kindSet(kind, vals)
+		}
+	}
+	filtered, _ := sel.setExcept("")
+	anyWords := false
+	if len(words) > 0 {
+		// One full-text query gives the set, ranked when the order is by relevance.
+		find := s.ftsMatch
+		if sortBy == SortRelevance {
+			find = s.ftsRanked
+		}
+		nums, err := find(ctx, MatchExpr(words, false))
+		if err != nil {
+			return nil, false, err
+		}
+		all := ix.matchSet(nums)
+		sel.match, sel.ranked = all, nums
+		if len(words) > 1 {
+			inFilter := all.clone()
+			inFilter.and(filtered)
+			if inFilter.count() < minAllWords {
+				anyWords = true
+				if nums, err = find(ctx, MatchExpr(words, true)); err != nil {
+					return nil, false, err
+				}
+				sel.match, sel.ranked = ix.matchSet(nums), nums
+				if sortBy == SortRelevance { // cases with every word first, each group in rank order
+					sort.SliceStable(sel.ranked, func(i, j int) bool {
+						return all.has(ix.posOf[sel.ranked[i]]) && !all.has(ix.posOf[sel.ranked[j]])
+					})
+				}
+			}
+		}
+		if sortBy != SortRelevance {
+			sel.ranked = nil
+		}
+	}
+	sel.result, _ = sel.setExcept("")
+	return sel, anyWords, nil
+}
+
+// ftsMatch returns the numbers of the cases matching an FTS5 expression.
+func (s *Store) ftsMatch(ctx context.Context, expr string) ([]int32, error) {
+	return s.queryNums(ctx, `SELECT rowid FROM case_fts WHERE case_fts MATCH ?`, expr)
+}
+
+// ftsRanked returns the numbers of the matching cases, best match first.
+func (s *Store) ftsRanked(ctx context.Context, expr string) ([]int32, error) {
+	return s.queryNums(ctx, `SELECT rowid FROM case_fts WHERE case_fts MATCH ? ORDER BY `+rankExpr, expr)
+}
+
+func (s *Store) queryNums(ctx context.Context, q string, args ...any) ([]int32, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	var out []int32
+	for rows.Next() {
+		var n int32
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
 
 // Cases returns one page of the cases the filter selects, in lang, with facet counts.
 func (s *Store) Cases(ctx context.Context, lang string, f Filter) (Result, error) {
@@ -145,81 +224,70 @@ func (s *Store) Cases(ctx context.Context, lang string, f Filter) (Result, error
 	if r.Filter.Sort == SortRelevance && len(r.Words) == 0 {
 		r.Filter.Sort = SortNewest
 	}
-	match := ""
-	if len(r.Words) > 0 {
-		match = MatchExpr(r.Words, false)
-		n, err := s.count(ctx, f, match)
-		if err != nil {
-			return Result{}, err
-		}
-		if n < minAllWords && len(r.Words) > 1 {
-			match, r.AnyWords = MatchExpr(r.Words, true), true
-		}
-	}
-	var err error
-	if r.Total, err = s.count(ctx, f, match); err != nil {
+	sel, anyWords, err := s.selectCases(ctx, f, r.Words, r.Filter.Sort)
+	if err != nil {
 		return Result{}, err
 	}
-	allMatch := ""
-	if r.AnyWords {
-		allMatch = MatchExpr(r.Words, false)
-	}
-	if r.Cards, err = s.page(ctx, lang, r.Filter, match, allMatch, r.Words); err != nil {
+	r.AnyWords = anyWords
+	r.Total = sel.result.count()
+	if r.Cards, err = s.cards(ctx, lang, sel.ix, sel.pageNums(r.Filter), r.Words); err != nil {
 		return Result{}, err
 	}
-	if r.Facets, err = s.facets(ctx, lang, f, match); err != nil {
-		return Result{}, err
-	}
-	if r.Spread, r.Links, err = s.spread(ctx, lang, f, match); err != nil {
-		return Result{}, err
-	}
+	r.Facets = s.facets(lang, f, sel)
+	r.Spread, r.Links = s.spread(lang, sel.ix, sel.result)
 	r.Suggestions = s.Suggest(lang, f.Q, f)
 	return r, nil
 }
 
-func (s *Store) count(ctx context.Context, f Filter, match string) (int, error) {
-	where, args := f.where("", match)
-	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM cases c`+where, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count cases: %w", err)
+// pageNums picks the case numbers of one page of the selection in the filter's order.
+func (sel *selection) pageNums(f Filter) []int32 {
+	skip, take := (f.Page-1)*f.PageSize, f.PageSize
+	var out []int32
+	add := func(p int32) bool {
+		if skip > 0 {
+			skip--
+			return true
+		}
+		out = append(out, sel.ix.order[p])
+		return len(out) < take
 	}
-	return n, nil
+	switch {
+	case f.Sort == SortRelevance && sel.ranked != nil:
+		for _, n := range sel.ranked {
+			if p, ok := sel.ix.posOf[n]; ok && sel.result.has(p) && !add(p) {
+				break
+			}
+		}
+	case f.Sort == SortOldest:
+		for p := int32(len(sel.ix.order) - 1); p >= 0; p-- {
+			if sel.result.has(p) && !add(p) {
+				break
+			}
+		}
+	default: // positions run newest first
+		sel.result.each(add)
+	}
+	return out
 }
 
-func (s *Store) page(ctx context.Context, lang string, f Filter, match, allMatch string, words []QueryWord) ([]Card, error) {
-	where, whereArgs := f.where("", match)
-	var args []any
-	from := `cases c`
-	order := `c.date DESC, c.num DESC`
-	switch f.Sort {
-	case SortOldest:
-		order = `c.date, c.num`
-	case SortRelevance:
-		from = `cases c JOIN (SELECT rowid, ` + rankExpr + ` AS rank FROM case_fts WHERE case_fts MATCH ?) m ON m.rowid = c.num`
-		args = append(args, match)
-		order = `m.rank, c.date DESC`
-		if allMatch != "" {
-			// cases with every word come before cases with only some of them
-			order = `c.num IN (SELECT rowid FROM case_fts WHERE case_fts MATCH ?) DESC, ` + order
-		}
+// cards reads the text of the given cases, in that order, with their tags from the index.
+func (s *Store) cards(ctx context.Context, lang string, ix *index, nums []int32, words []QueryWord) ([]Card, error) {
+	if len(nums) == 0 {
+		return nil, nil
 	}
-	q := `SELECT c.num, c.id, c.org, c.date, t.title, t.summary, t.symptoms, t.trigger
-		FROM ` + from + ` JOIN case_text t ON t.num = c.num AND t.lang = ?` + where + ` ORDER BY ` + order + ` LIMIT ? OFFSET ?`
-	args = append(args, lang)
-	args = append(args, whereArgs...)
-	if f.Sort == SortRelevance && allMatch != "" {
-		args = append(args, allMatch)
+	args := []any{lang}
+	for _, n := range nums {
+		args = append(args, n)
 	}
-	full := append(args, f.PageSize, (f.Page-1)*f.PageSize)
-	rows, err := s.db.QueryContext(ctx, q, full...)
+	rows, err := s.db.QueryContext(ctx, `SELECT c.num, c.id, c.org, c.date, t.title, t.summary, t.symptoms, t.trigger
+		FROM cases c JOIN case_text t ON t.num = c.num AND t.lang = ? WHERE c.num IN (`+placeholders(len(nums))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list cases: %w", err)
 	}
 	defer rows.Close()
-	var cards []Card
-	var nums []int
+	byNum := map[int32]Card{}
 	for rows.Next() {
-		var num int
+		var num int32
 		var org, symptoms, trigger string
 		var c Card
 		if err := rows.Scan(&num, &c.ID, &org, &c.Date, &c.Title, &c.Summary, &symptoms, &trigger); err != nil {
@@ -233,51 +301,41 @@ func (s *Store) page(ctx context.Context, lang string, f Filter, match, allMatch
 				}
 			}
 		}
-		cards = append(cards, c)
-		nums = append(nums, num)
+		for _, t := range ix.tags[ix.posOf[num]] {
+			if k := ix.terms[t]; k.kind != KindOrg && k.kind != KindYear {
+				c.Tags = append(c.Tags, s.Term(lang, k.kind, k.slug))
+			}
+		}
+		byNum[num] = c
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	tags, err := s.tagsOf(ctx, lang, nums)
-	if err != nil {
-		return nil, err
+	out := make([]Card, 0, len(nums))
+	for _, n := range nums {
+		if c, ok := byNum[n]; ok {
+			out = append(out, c)
+		}
 	}
-	for i := range cards {
-		cards[i].Tags = tags[nums[i]]
-	}
-	return cards, nil
+	return out, nil
 }
 
 // facets counts, for every kind, the cases each value would give together with the filters of
 // the other kinds. Values with no case are kept (count 0) when they are applied.
-func (s *Store) facets(ctx context.Context, lang string, f Filter, match string) (map[string][]Facet, error) {
+func (s *Store) facets(lang string, f Filter, sel *selection) map[string][]Facet {
 	out := map[string][]Facet{}
 	for _, kind := range FilterKinds {
-		where, args := f.where(kind, match)
-		q := `SELECT g.slug, count(*) FROM tags g WHERE g.kind = ?`
-		a := []any{kind}
-		if where != "" {
-			q += ` AND g.num IN (SELECT c.num FROM cases c` + where + `)`
-			a = append(a, args...)
-		}
-		rows, err := s.db.QueryContext(ctx, q+` GROUP BY g.slug`, a...)
-		if err != nil {
-			return nil, fmt.Errorf("facets %s: %w", kind, err)
-		}
+		set, narrowed := sel.setExcept(kind)
 		counts := map[string]int{}
-		for rows.Next() {
-			var slug string
-			var n int
-			if err := rows.Scan(&slug, &n); err != nil {
-				rows.Close()
-				return nil, err
+		for _, id := range sel.ix.kindOf[kind] {
+			if !narrowed {
+				counts[sel.ix.terms[id].slug] = len(sel.ix.byTerm[id])
 			}
-			counts[slug] = n
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
+		if narrowed {
+			for id, n := range sel.ix.count(set, map[string]bool{kind: true}) {
+				counts[sel.ix.terms[id].slug] = n
+			}
 		}
 		for _, t := range s.Values(lang, kind) {
 			if counts[t.Slug] > 0 || f.Has(kind, t.Slug) {
@@ -285,30 +343,19 @@ func (s *Store) facets(ctx context.Context, lang string, f Filter, match string)
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
-// spread counts the vocabulary values inside the result set, and how often two values occur in
+var vocabKindSet = map[string]bool{KindCause: true, KindSymptom: true, KindComponent: true, KindFactor: true}
+
+// spread counts the vocabulary values inside a set of cases, and how often two values occur in
 // the same case, for the summary and the small graph of the set.
-func (s *Store) spread(ctx context.Context, lang string, f Filter, match string) (map[string][]Facet, []Link, error) {
-	where, args := f.where("", match)
-	sub := `SELECT c.num FROM cases c` + where
-	rows, err := s.db.QueryContext(ctx, `SELECT kind, slug, count(*) FROM tags WHERE kind IN ('cause','symptom','component','factor')
-		AND num IN (`+sub+`) GROUP BY kind, slug`, args...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("spread: %w", err)
-	}
+func (s *Store) spread(lang string, ix *index, set bitset) (map[string][]Facet, []Link) {
 	out := map[string][]Facet{}
-	for rows.Next() {
-		var kind, slug string
-		var n int
-		if err := rows.Scan(&kind, &slug, &n); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		out[kind] = append(out[kind], Facet{Term: s.Term(lang, kind, slug), Count: n})
+	for id, n := range ix.count(set, vocabKindSet) {
+		k := ix.terms[id]
+		out[k.kind] = append(out[k.kind], Facet{Term: s.Term(lang, k.kind, k.slug), Count: n})
 	}
-	rows.Close()
 	for _, fs := range out {
 		sort.SliceStable(fs, func(i, j int) bool {
 			if fs[i].Count != fs[j].Count {
@@ -317,33 +364,28 @@ func (s *Store) spread(ctx context.Context, lang string, f Filter, match string)
 			return fs[i].Label < fs[j].Label
 		})
 	}
-	links, err := s.links(ctx, lang, sub, args)
-	return out, links, err
+	var links []Link
+	for pair, n := range ix.pairs(set) {
+		a, b := ix.terms[pair[0]], ix.terms[pair[1]]
+		links = append(links, Link{A: s.Term(lang, a.kind, a.slug), B: s.Term(lang, b.kind, b.slug), Count: n})
+	}
+	sort.Slice(links, func(i, j int) bool {
+		if links[i].Count != links[j].Count {
+			return links[i].Count > links[j].Count
+		}
+		if links[i].A.Slug != links[j].A.Slug {
+			return links[i].A.Slug < links[j].A.Slug
+		}
+		return links[i].B.Slug < links[j].B.Slug
+	})
+	if len(links) > maxLinks {
+		links = links[:maxLinks]
+	}
+	return out, links
 }
 
-// links counts pairs of values (cause, component, symptom, factor) that occur in the same case
-// of a set given as a subquery of case numbers.
-func (s *Store) links(ctx context.Context, lang, sub string, args []any) ([]Link, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT a.kind, a.slug, b.kind, b.slug, count(*) AS n
-		FROM tags a JOIN tags b ON a.num = b.num AND (a.kind < b.kind OR (a.kind = b.kind AND a.slug < b.slug))
-		WHERE a.kind IN ('cause','symptom','component','factor') AND b.kind IN ('cause','symptom','component','factor')
-		AND a.num IN (`+sub+`) GROUP BY 1, 2, 3, 4 ORDER BY n DESC LIMIT 400`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("links: %w", err)
-	}
-	defer rows.Close()
-	var out []Link
-	for rows.Next() {
-		var ak, as, bk, bs string
-		var l Link
-		if err := rows.Scan(&ak, &as, &bk, &bs, &l.Count); err != nil {
-			return nil, err
-		}
-		l.A, l.B = s.Term(lang, ak, as), s.Term(lang, bk, bs)
-		out = append(out, l)
-	}
-	return out, rows.Err()
-}
+// maxLinks bounds the value pairs returned for a graph, strongest first.
+const maxLinks = 400
 
 // Suggest finds vocabulary values and organizations that the search words name by label or
 // alias, in either language, leaving out those already applied.
@@ -408,22 +450,41 @@ type Topic struct {
 	Links      []Link
 }
 
+// MaxTopicCards is how many of a topic's cases its page lists, newest first; the filtered
+// listing has the rest.
+const MaxTopicCards = 100
+
 // Topic returns a value of a kind (cause, symptom, component, factor, org) with its cases.
 func (s *Store) Topic(ctx context.Context, lang, kind, slug string) (Topic, error) {
 	if kind == KindYear || !s.Known(kind, slug) {
 		return Topic{}, fmt.Errorf("%s %q: %w", kind, slug, ErrNotFound)
 	}
-	t := Topic{Term: s.Term(lang, kind, slug), Definition: s.Definition(lang, kind, slug), Related: map[string][]Facet{}}
-	f := Filter{Values: map[string][]string{kind: {slug}}, Sort: SortNewest, Page: 1, PageSize: 1000}
-	var err error
-	if t.Cards, err = s.page(ctx, lang, f, "", "", nil); err != nil {
-		return Topic{}, err
-	}
-	t.Count = len(t.Cards)
-	spread, links, err := s.spread(ctx, lang, f, "")
+	ix, err := s.index(ctx)
 	if err != nil {
 		return Topic{}, err
 	}
+	t := Topic{Term: s.Term(lang, kind, slug), Definition: s.Definition(lang, kind, slug), Related: map[string][]Facet{}}
+	set := ix.kindSet(kind, []string{slug})
+	t.Count = set.count()
+	var nums []int32
+	years := map[int]int{}
+	minY, maxY := 0, 0
+	set.each(func(p int32) bool {
+		if len(nums) < MaxTopicCards {
+			nums = append(nums, ix.order[p])
+		}
+		y := ix.year(p)
+		years[y]++
+		if minY == 0 || y < minY {
+			minY = y
+		}
+		maxY = max(maxY, y)
+		return true
+	})
+	if t.Cards, err = s.cards(ctx, lang, ix, nums, nil); err != nil {
+		return Topic{}, err
+	}
+	spread, links := s.spread(lang, ix, set)
 	t.Links = links
 	for k, fs := range spread {
 		for _, x := range fs {
@@ -433,33 +494,16 @@ func (s *Store) Topic(ctx context.Context, lang, kind, slug string) (Topic, erro
 		}
 	}
 	if kind != KindOrg {
-		rows, err := s.db.QueryContext(ctx, `SELECT c.org, count(*) n FROM cases c JOIN tags g ON g.num = c.num
-			WHERE g.kind = ? AND g.slug = ? GROUP BY c.org ORDER BY n DESC, c.org`, kind, slug)
-		if err != nil {
-			return Topic{}, fmt.Errorf("topic orgs: %w", err)
+		for id, n := range ix.count(set, map[string]bool{KindOrg: true}) {
+			t.Related[KindOrg] = append(t.Related[KindOrg], Facet{Term: s.Term(lang, KindOrg, ix.terms[id].slug), Count: n})
 		}
-		for rows.Next() {
-			var org string
-			var n int
-			if err := rows.Scan(&org, &n); err != nil {
-				rows.Close()
-				return Topic{}, err
+		orgs := t.Related[KindOrg]
+		sort.Slice(orgs, func(i, j int) bool {
+			if orgs[i].Count != orgs[j].Count {
+				return orgs[i].Count > orgs[j].Count
 			}
-			t.Related[KindOrg] = append(t.Related[KindOrg], Facet{Term: s.Term(lang, KindOrg, org), Count: n})
-		}
-		rows.Close()
-	}
-	years := map[int]int{}
-	minY, maxY := 0, 0
-	for _, c := range t.Cards {
-		y, _ := strconv.Atoi(c.Date[:4])
-		years[y]++
-		if minY == 0 || y < minY {
-			minY = y
-		}
-		if y > maxY {
-			maxY = y
-		}
+			return orgs[i].Slug < orgs[j].Slug
+		})
 	}
 	if minY > 0 && maxY-minY > 60 { // a very old case would stretch the chart: show years with cases only
 		for y := minY; y <= maxY; y++ {
@@ -472,53 +516,45 @@ func (s *Store) Topic(ctx context.Context, lang, kind, slug string) (Topic, erro
 			t.Years = append(t.Years, YearCount{y, years[y]})
 		}
 	}
-	t.Resolve, err = s.resolveByCause(ctx, lang, kind, slug)
-	return t, err
+	t.Resolve = s.resolveByCause(lang, ix, set)
+	return t, nil
 }
 
-// resolveByCause returns the median time to resolve, in minutes, of the topic's cases grouped by
+// resolveByCause returns the median time to resolve, in minutes, of a set's cases grouped by
 // their main cause, for the cases where it is known.
-func (s *Store) resolveByCause(ctx context.Context, lang, kind, slug string) ([]Facet, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT m.slug, c.time_to_resolve FROM cases c
-		JOIN tags m ON m.num = c.num AND m.kind = 'cause' AND m.pos = 0
-		JOIN tags g ON g.num = c.num AND g.kind = ? AND g.slug = ?
-		WHERE c.time_to_resolve IS NOT NULL ORDER BY m.slug, c.time_to_resolve`, kind, slug)
-	if err != nil {
-		return nil, fmt.Errorf("resolve by cause: %w", err)
-	}
-	defer rows.Close()
+func (s *Store) resolveByCause(lang string, ix *index, set bitset) []Facet {
 	by := map[string][]int{}
-	var order []string
-	for rows.Next() {
-		var cause string
-		var m int
-		if err := rows.Scan(&cause, &m); err != nil {
-			return nil, err
+	set.each(func(p int32) bool {
+		if m := ix.resolve[p]; m >= 0 {
+			for _, t := range ix.tags[p] { // tags are in display order: the first cause is the main one
+				if k := ix.terms[t]; k.kind == KindCause {
+					by[k.slug] = append(by[k.slug], int(m))
+					break
+				}
+			}
 		}
-		if by[cause] == nil {
-			order = append(order, cause)
-		}
-		by[cause] = append(by[cause], m)
-	}
+		return true
+	})
 	var out []Facet
-	for _, cause := range order {
-		v := by[cause]
+	for cause, v := range by {
+		sort.Ints(v)
 		out = append(out, Facet{Term: s.Term(lang, KindCause, cause), Count: v[len(v)/2]})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Count > out[j].Count })
-	return out, rows.Err()
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Slug < out[j].Slug
+	})
+	return out
 }
 
 // Graph returns the values of the cases a filter selects and how often they occur together.
 func (s *Store) Graph(ctx context.Context, lang string, f Filter) (map[string][]Facet, []Link, int, error) {
-	match := ""
-	if words := ParseQuery(f.Q); len(words) > 0 {
-		match = MatchExpr(words, false)
-	}
-	n, err := s.count(ctx, f, match)
+	sel, _, err := s.selectCases(ctx, f, ParseQuery(f.Q), SortNewest)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	spread, links, err := s.spread(ctx, lang, f, match)
-	return spread, links, n, err
+	spread, links := s.spread(lang, sel.ix, sel.result)
+	return spread, links, sel.result.count(), nil
 }

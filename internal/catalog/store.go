@@ -23,6 +23,7 @@ type Store struct {
 	order map[string][]string
 	years []string // years with cases, newest first
 	total int
+	ix    indexOnce // the tags of every case, loaded on first use
 }
 
 type termRow struct {
