@@ -2,9 +2,15 @@ package web
 
 import (
 	"bytes"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"sync/atomic"
+
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/prometheus/client_golang/prometheus"
 	"net/http"
 	"strings"
 	"sync"
@@ -18,16 +24,19 @@ import (
 // bytes; when full it drops entries at random, which costs little for a read-only site.
 
 // maxCacheBytes bounds the memory the response cache holds (bodies plus gzip bodies).
-const maxCacheBytes = 256 << 20
+const maxCacheBytes = 128 << 20
 
 // maxCachedBody is the largest answer kept: bigger ones are rare and cheap to skip.
 const maxCachedBody = 2 << 20
 
 type cachedResponse struct {
-	header http.Header
+	header http.Header // everything but the per-request headers (request id, cookie)
 	body   []byte
 	gz     []byte // nil when compression does not pay
 	etag   string
+	// for the fast path, which bypasses echo
+	lang     string // "ko" or "en" for pages, which set the language cookie
+	requests prometheus.Counter
 }
 
 type responseCache struct {
@@ -81,9 +90,18 @@ func (s *Server) cached(next echo.HandlerFunc) echo.HandlerFunc {
 		if req.Method != http.MethodGet && req.Method != http.MethodHead {
 			return next(c)
 		}
-		key := req.Host + req.URL.Path + "?" + req.URL.RawQuery
+		key := cacheKey(req)
 		hit := s.cache.get(key)
 		if hit == nil {
+			// Rendering takes the catalog's connections: a FIFO queue in front of it keeps the
+			// waiting fair (database/sql hands free connections to an arbitrary waiter, which
+			// under load left some requests waiting for seconds).
+			select {
+			case s.renders <- struct{}{}:
+			case <-req.Context().Done():
+				return req.Context().Err()
+			}
+			defer func() { <-s.renders }()
 			resp := c.Response()
 			orig := resp.Writer
 			rec := &recorder{header: http.Header{}, status: http.StatusOK}
@@ -97,13 +115,17 @@ func (s *Server) cached(next echo.HandlerFunc) echo.HandlerFunc {
 				return err
 			}
 			cr := &cachedResponse{header: rec.header, body: rec.body.Bytes()}
-			if rec.status != http.StatusOK || len(cr.body) > maxCachedBody {
+			if rec.status != http.StatusOK || len(cr.body) > maxCachedBody || !cacheable(req.URL.RawQuery) {
 				copyHeader(orig.Header(), rec.header)
 				orig.WriteHeader(rec.status)
 				_, err := orig.Write(cr.body)
 				return err
 			}
 			finish(cr)
+			if lang := c.Param("lang"); validLang(lang) {
+				cr.lang = lang
+			}
+			cr.requests = s.metrics.requests.WithLabelValues(c.Path(), "200")
 			s.cache.put(key, cr)
 			hit = cr
 		}
@@ -122,9 +144,14 @@ func finish(cr *cachedResponse) {
 	cr.header.Del("Content-Length")
 	cr.header.Del("Set-Cookie")
 	cr.header.Del(echo.HeaderXRequestID) // each request keeps its own id
+	cr.header.Set("ETag", cr.etag)
+	if cr.header.Get("Cache-Control") == "" {
+		cr.header.Set("Cache-Control", "public, max-age=300")
+	}
+	cr.header.Set("Vary", "Accept-Encoding")
 	if len(cr.body) >= 1024 {
 		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
 		zw.Write(cr.body)
 		zw.Close()
 		if buf.Len() < len(cr.body)*9/10 {
@@ -137,11 +164,6 @@ func serveCached(c echo.Context, cr *cachedResponse) error {
 	w := c.Response()
 	h := w.Header()
 	copyHeader(h, cr.header)
-	h.Set("ETag", cr.etag)
-	if h.Get("Cache-Control") == "" {
-		h.Set("Cache-Control", "public, max-age=300")
-	}
-	h.Set("Vary", "Accept-Encoding")
 	if inm := c.Request().Header.Get("If-None-Match"); inm != "" && strings.Contains(inm, cr.etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
@@ -160,4 +182,78 @@ func copyHeader(dst, src http.Header) {
 	for k, v := range src {
 		dst[k] = v
 	}
+}
+
+// cacheKeys are the query parameters that change an answer. A URL with any other parameter is
+// answered but not kept, so made-up parameters cannot fill the cache with copies.
+var cacheKeys = map[string]bool{"q": true, "cause": true, "symptom": true, "component": true, "factor": true,
+	"org": true, "year": true, "page": true, "sort": true, "from": true, "lang": true, "page_size": true}
+
+func cacheable(rawQuery string) bool {
+	if rawQuery == "" {
+		return true
+	}
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return false
+	}
+	for k := range q {
+		if !cacheKeys[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func cacheKey(r *http.Request) string {
+	return r.Host + r.URL.Path + "?" + r.URL.RawQuery
+}
+
+// requestSeq numbers requests answered on the fast path, for their request ids.
+var requestSeq atomic.Uint64
+
+// serveFast answers a page straight from the response cache, without echo's routing and
+// middleware: the headers were fixed when the page was first rendered, and only the request id
+// and the language cookie are per request. It reports whether it answered.
+func (s *Server) serveFast(w http.ResponseWriter, r *http.Request) bool {
+	if (r.Method != http.MethodGet && r.Method != http.MethodHead) || len(r.URL.Path) < 4 || r.URL.Path[0] != '/' ||
+		r.URL.Path[3] != '/' || !validLang(r.URL.Path[1:3]) {
+		return false
+	}
+	cr := s.cache.get(cacheKey(r))
+	if cr == nil {
+		return false
+	}
+	h := w.Header()
+	for k, v := range cr.header {
+		h[k] = v
+	}
+	h[echo.HeaderXRequestID] = []string{s.idPrefix + strconv.FormatUint(requestSeq.Add(1), 36)}
+	if cr.lang != "" && !strings.Contains(r.Header.Get("Cookie"), langCookie+"="+cr.lang) {
+		h["Set-Cookie"] = []string{langCookies[cr.lang]}
+	}
+	status := http.StatusOK
+	body := cr.body
+	switch {
+	case r.Header.Get("If-None-Match") != "" && strings.Contains(r.Header.Get("If-None-Match"), cr.etag):
+		status, body = http.StatusNotModified, nil
+	case cr.gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip"):
+		h["Content-Encoding"] = []string{"gzip"}
+		body = cr.gz
+	}
+	if body != nil {
+		h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	}
+	w.WriteHeader(status)
+	if r.Method == http.MethodGet && body != nil {
+		w.Write(body)
+	}
+	if status == http.StatusOK {
+		cr.requests.Inc() // the duration histogram is for rendered answers: this one took microseconds
+	}
+	if s.log.Enabled(r.Context(), slog.LevelDebug) {
+		s.log.LogAttrs(r.Context(), slog.LevelDebug, "request", slog.String("request_id", h.Get(echo.HeaderXRequestID)),
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", status), slog.Bool("cached", true))
+	}
+	return true
 }

@@ -15,6 +15,16 @@ import (
 
 const langCookie = "lang"
 
+// langCookies are the Set-Cookie values remembering the reader's language for a year.
+var langCookies = map[string]string{}
+
+func init() {
+	for _, lang := range []string{"ko", "en"} {
+		langCookies[lang] = (&http.Cookie{Name: langCookie, Value: lang, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
+			SameSite: http.SameSiteLaxMode, HttpOnly: true}).String()
+	}
+}
+
 var langMatcher = language.NewMatcher([]language.Tag{language.Korean, language.English})
 
 func validLang(lang string) bool { return lang == "ko" || lang == "en" }
@@ -46,7 +56,7 @@ func (s *Server) withLocale(next echo.HandlerFunc) echo.HandlerFunc {
 			return s.fallback(c)
 		}
 		r := c.Request()
-		c.SetCookie(&http.Cookie{Name: langCookie, Value: lang, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()), SameSite: http.SameSiteLaxMode, HttpOnly: true})
+		c.Response().Header().Add("Set-Cookie", langCookies[lang])
 		loc := &views.Locale{
 			Lang:      lang,
 			Localizer: s.localizers[lang],

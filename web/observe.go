@@ -2,6 +2,7 @@ package web
 
 import (
 	"log/slog"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -56,9 +57,15 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		status := c.Response().Status
 		s.metrics.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
 		s.metrics.duration.WithLabelValues(route).Observe(d.Seconds())
-		level := slog.LevelInfo
-		if status >= 500 || d > time.Second {
+		level := slog.LevelDebug // every request, with -log-level debug
+		switch {
+		case status >= 500 || d > time.Second:
 			level = slog.LevelWarn
+		case status >= 400 && status != http.StatusNotFound:
+			level = slog.LevelInfo
+		}
+		if !s.log.Enabled(c.Request().Context(), level) {
+			return nil
 		}
 		s.log.LogAttrs(c.Request().Context(), level, "request",
 			slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)),

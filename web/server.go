@@ -4,6 +4,8 @@ package web
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -41,7 +43,13 @@ type Server struct {
 	cfg        Config
 	metrics    *metrics
 	cache      *responseCache
+	idPrefix   string        // request ids of the fast path: a random prefix and a counter
+	renders    chan struct{} // slots for rendering answers not in the cache
 }
+
+// maxRenders is how many answers are rendered at once; more wait their turn in order. It
+// matches the catalog's connections, so no render waits inside the database pool.
+const maxRenders = 4
 
 // New builds the server and its routes.
 func New(cfg Config) *Server {
@@ -55,6 +63,8 @@ func New(cfg Config) *Server {
 	for _, lang := range catalog.Langs {
 		s.localizers[lang] = i18n.NewLocalizer(cfg.Bundle, lang)
 	}
+	s.idPrefix = randomPrefix()
+	s.renders = make(chan struct{}, maxRenders)
 	s.e.IPExtractor = echo.ExtractIPDirect() // the client address, not a header it can forge
 	s.e.HideBanner = true
 	s.e.HidePort = true
@@ -64,8 +74,14 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// ServeHTTP makes the server an http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.e.ServeHTTP(w, r) }
+// ServeHTTP makes the server an http.Handler. Pages already rendered are answered from memory
+// before echo routes the request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.serveFast(w, r) {
+		return
+	}
+	s.e.ServeHTTP(w, r)
+}
 
 // render writes a page only after it rendered completely, so a failure is a clean error page.
 func render(c echo.Context, status int, page templ.Component) error {
@@ -74,4 +90,10 @@ func render(c echo.Context, status int, page templ.Component) error {
 		return fmt.Errorf("render %s: %w", c.Path(), err)
 	}
 	return c.HTMLBlob(status, buf.Bytes())
+}
+
+func randomPrefix() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return hex.EncodeToString(b) + "-"
 }

@@ -327,3 +327,29 @@ func TestCaseLeadsBackToListing(t *testing.T) {
 		t.Errorf("canonical = %q, want the bare permalink", canon)
 	}
 }
+
+// Cached pages are answered before routing with the same headers as the rendered ones.
+func TestFastPathKeepsHeaders(t *testing.T) {
+	s := newTestServer(t)
+	first := get(t, s, "/ko/causes/power-facility")
+	second := get(t, s, "/ko/causes/power-facility", "Cookie", "lang=ko")
+	for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "Content-Type", "ETag", "Cache-Control"} {
+		if first.header.Get(h) == "" || first.header.Get(h) != second.header.Get(h) {
+			t.Errorf("%s: rendered %q, cached %q", h, first.header.Get(h), second.header.Get(h))
+		}
+	}
+	if a, b := first.header.Get("X-Request-Id"), second.header.Get("X-Request-Id"); a == "" || b == "" || a == b {
+		t.Errorf("request ids %q and %q, want two different ones", a, b)
+	}
+	if second.header.Get("Set-Cookie") != "" {
+		t.Error("a reader whose cookie already says ko is sent it again")
+	}
+	if first.body != second.body {
+		t.Error("cached body differs")
+	}
+	// a made-up parameter is answered but not kept
+	get(t, s, "/ko/causes/power-facility?utm=1")
+	if s.cache.get("example.com/ko/causes/power-facility?utm=1") != nil {
+		t.Error("a URL with an unknown parameter was cached")
+	}
+}
