@@ -60,6 +60,8 @@ func Reasons(ctx context.Context, rs []catalog.Term) string {
 			s = T(ctx, "reason.factor", map[string]any{"Label": r.Label})
 		case "text":
 			s = T(ctx, "reason.text")
+		case "date":
+			s = T(ctx, "reason.date")
 		default:
 			continue
 		}

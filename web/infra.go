@@ -82,8 +82,12 @@ func (s *Server) healthz(c echo.Context) error {
 	return c.String(http.StatusOK, "ok\n")
 }
 
-// readyz reports whether the database answers. It depends on nothing remote.
+// readyz reports whether the database answers and the listing index is loaded, so a load
+// balancer sends traffic only to a warm replica. It depends on nothing remote.
 func (s *Server) readyz(c echo.Context) error {
+	if !s.cat.Ready() {
+		return c.String(http.StatusServiceUnavailable, "loading the catalog index\n")
+	}
 	ctx, cancel := contextWithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
 	if err := s.cat.Ping(ctx); err != nil {

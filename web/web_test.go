@@ -265,10 +265,17 @@ func TestStaticAssetsAreHashedAndImmutable(t *testing.T) {
 
 func TestHealth(t *testing.T) {
 	s := newTestServer(t)
-	for _, p := range []string{"/healthz", "/readyz"} {
-		if r := get(t, s, p); r.status != 200 {
-			t.Errorf("GET %s = %d", p, r.status)
-		}
+	if r := get(t, s, "/healthz"); r.status != 200 {
+		t.Errorf("GET /healthz = %d", r.status)
+	}
+	if r := get(t, s, "/readyz"); r.status != 503 {
+		t.Errorf("GET /readyz before the index is loaded = %d, want 503", r.status)
+	}
+	if err := s.cat.Warm(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if r := get(t, s, "/readyz"); r.status != 200 {
+		t.Errorf("GET /readyz when warm = %d, want 200", r.status)
 	}
 }
 

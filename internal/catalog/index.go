@@ -89,7 +89,7 @@ func loadIndex(ctx context.Context, s *Store) (*index, error) {
 	}
 	rows.Close()
 	ix.tags = make([][]uint16, len(ix.order))
-	rows, err = s.db.QueryContext(ctx, `SELECT num, kind, slug FROM tags`)
+	rows, err = s.db.QueryContext(ctx, `SELECT num, kind, slug, pos FROM tags`)
 	if err != nil {
 		return nil, fmt.Errorf("index tags: %w", err)
 	}
@@ -101,8 +101,10 @@ func loadIndex(ctx context.Context, s *Store) (*index, error) {
 	var all []tagRow
 	var kind, slug string
 	var num int32
+	var tagPos int
+	order := map[[2]int32]int{} // display order of a case's tags within a kind
 	for rows.Next() {
-		if err := rows.Scan(&num, &kind, &slug); err != nil {
+		if err := rows.Scan(&num, &kind, &slug, &tagPos); err != nil {
 			return nil, err
 		}
 		k := termKey{kind, slug}
@@ -114,6 +116,7 @@ func loadIndex(ctx context.Context, s *Store) (*index, error) {
 			ix.kindOf[kind] = append(ix.kindOf[kind], id)
 		}
 		all = append(all, tagRow{ix.posOf[num], id})
+		order[[2]int32{ix.posOf[num], int32(id)}] = tagPos
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -127,29 +130,16 @@ func loadIndex(ctx context.Context, s *Store) (*index, error) {
 		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
 	}
 	// display order of a case's tags: cause, symptom, component, factor, each in the author's order
-	pos := map[[2]int32]int{}
-	prow, err := s.db.QueryContext(ctx, `SELECT num, kind, slug, pos FROM tags`)
-	if err != nil {
-		return nil, err
-	}
-	defer prow.Close()
-	for prow.Next() {
-		var p int
-		if err := prow.Scan(&num, &kind, &slug, &p); err != nil {
-			return nil, err
-		}
-		pos[[2]int32{ix.posOf[num], int32(ix.idOf[termKey{kind, slug}])}] = p
-	}
 	for ci, ts := range ix.tags {
 		sort.Slice(ts, func(i, j int) bool {
 			a, b := ix.terms[ts[i]], ix.terms[ts[j]]
 			if kindRank[a.kind] != kindRank[b.kind] {
 				return kindRank[a.kind] < kindRank[b.kind]
 			}
-			return pos[[2]int32{int32(ci), int32(ts[i])}] < pos[[2]int32{int32(ci), int32(ts[j])}]
+			return order[[2]int32{int32(ci), int32(ts[i])}] < order[[2]int32{int32(ci), int32(ts[j])}]
 		})
 	}
-	return ix, prow.Err()
+	return ix, nil
 }
 
 // indexOnce loads the index on first use, so that opening a large catalog stays fast.
@@ -160,7 +150,10 @@ type indexOnce struct {
 }
 
 func (s *Store) index(ctx context.Context) (*index, error) {
-	s.ix.once.Do(func() { s.ix.ix, s.ix.err = loadIndex(context.WithoutCancel(ctx), s) })
+	s.ix.once.Do(func() {
+		s.ix.ix, s.ix.err = loadIndex(context.WithoutCancel(ctx), s)
+		close(s.ixDone)
+	})
 	return s.ix.ix, s.ix.err
 }
 
@@ -256,4 +249,14 @@ func (ix *index) year(p int32) int {
 func (s *Store) Warm(ctx context.Context) error {
 	_, err := s.index(ctx)
 	return err
+}
+
+// Ready reports whether the in-memory index is loaded, so listings answer at full speed.
+func (s *Store) Ready() bool {
+	select {
+	case <-s.ixDone:
+		return true
+	default:
+		return false
+	}
 }

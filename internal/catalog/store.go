@@ -17,13 +17,14 @@ import (
 
 // Store reads the catalog. It is safe for concurrent use; the database is opened read-only.
 type Store struct {
-	db    *sql.DB
-	close func() error
-	terms map[string]termRow // kind/slug -> labels, loaded once: the vocabulary is small
-	order map[string][]string
-	years []string // years with cases, newest first
-	total int
-	ix    indexOnce // the tags of every case, loaded on first use
+	db     *sql.DB
+	close  func() error
+	terms  map[string]termRow // kind/slug -> labels, loaded once: the vocabulary is small
+	order  map[string][]string
+	years  []string // years with cases, newest first
+	total  int
+	ix     indexOnce     // the tags of every case, loaded on first use
+	ixDone chan struct{} // closed once the index is loaded
 }
 
 type termRow struct {
@@ -75,7 +76,7 @@ func newStore(db *sql.DB, closeFn func() error) (*Store, error) {
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns) // keep them: a closed connection loses its page cache
 	db.SetConnMaxLifetime(0)
-	s := &Store{db: db, close: closeFn, terms: map[string]termRow{}, order: map[string][]string{}}
+	s := &Store{db: db, close: closeFn, terms: map[string]termRow{}, order: map[string][]string{}, ixDone: make(chan struct{})}
 	if err := s.load(context.Background()); err != nil {
 		closeFn()
 		return nil, fmt.Errorf("open catalog: %w", err)
@@ -291,8 +292,8 @@ func (s *Store) related(ctx context.Context, lang string, num int) ([]Related, e
 		var rs []struct{ Kind, Slug string }
 		json.Unmarshal([]byte(reasons), &rs)
 		for _, x := range rs {
-			if x.Kind == "text" {
-				r.Reasons = append(r.Reasons, Term{Kind: "text"})
+			if x.Kind == "text" || x.Kind == "date" {
+				r.Reasons = append(r.Reasons, Term{Kind: x.Kind})
 				continue
 			}
 			r.Reasons = append(r.Reasons, s.Term(lang, x.Kind, x.Slug))

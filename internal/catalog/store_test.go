@@ -218,6 +218,16 @@ func TestCase(t *testing.T) {
 			t.Errorf("related %s has no reason", r.ID)
 		}
 	}
+	// Kakao's and Naver's cases are one fire seen from two sides: same day, same cause.
+	sameDay := false
+	for _, r := range c.Related {
+		if r.ID == "IL-0004" && len(r.Reasons) > 0 && r.Reasons[0].Kind == "date" {
+			sameDay = true
+		}
+	}
+	if !sameDay {
+		t.Errorf("Case(IL-0003).Related = %v, want IL-0004 with the same-day reason", c.Related)
+	}
 	if _, err := s.Case(context.Background(), "ko", "IL-9999"); !errors.Is(err, catalog.ErrNotFound) {
 		t.Errorf("Case(IL-9999) = %v, want ErrNotFound", err)
 	}

@@ -14,15 +14,21 @@ import (
 // Relatedness of two cases:
 //
 //	score = 3·shared causes + 2·shared components + 2·shared factors + 1·shared symptoms
-//	        + 4·cosine(text)
+//	        + 6·cosine(text) + 8·(same start day)
 //
 // where cosine(text) is the cosine similarity of TF-IDF vectors over the English title, summary
 // and trigger (stop words dropped, plural and tense endings cut). Causes weigh most because two
 // incidents with the same cause teach the same lesson; a shared component or factor is the next
 // most useful link; symptoms are common and weigh least. Text similarity catches links the tags
-// miss (two DNS race conditions tagged differently). A case keeps its MaxRelated best cases with a
-// score of at least MinRelatedScore, and never itself.
+// miss (two DNS race conditions tagged differently). Two incidents that started the same day are
+// often one event seen from two sides (the Pangyo fire at Kakao and at Naver, the us-east-1
+// outage at the companies built on it), so the same full date adds to the score and is given as
+// a reason. A case keeps its MaxRelated best cases with a score of at least MinRelatedScore, and
+// never itself.
 const (
+	textWeight    = 6.0
+	sameDayWeight = 8.0
+
 	MaxRelated      = 6
 	MinRelatedScore = 2.0
 	minTextReason   = 0.2 // cosine above which "similar wording" is given as a reason
@@ -78,9 +84,13 @@ func relatedExact(cases []*Case) map[string][]Link {
 				}
 			}
 			cos := cosine(vecs[i], vecs[j])
-			score += 4 * cos
+			score += textWeight * cos
 			if cos >= minTextReason {
 				reasons = append(reasons, Reason{Kind: "text"})
+			}
+			if sameDay(a, b) {
+				score += sameDayWeight
+				reasons = append([]Reason{{Kind: "date"}}, reasons...)
 			}
 			if score >= MinRelatedScore {
 				links = append(links, Link{ID: b.ID, Score: math.Round(score*100) / 100, Reasons: reasons})
@@ -99,6 +109,9 @@ func relatedExact(cases []*Case) map[string][]Link {
 	}
 	return out
 }
+
+// sameDay reports whether two cases started on the same, fully known, day.
+func sameDay(a, b *Case) bool { return len(a.Date) == 10 && a.Date == b.Date }
 
 func shared(a, b []string) []string {
 	var out []string
@@ -286,7 +299,10 @@ func RelatedApprox(cases []*Case) map[string][]Link {
 						for _, tw := range vecs[j] {
 							cos += dense[tw.term] * tw.w
 						}
-						score += 4 * cos
+						score += textWeight * cos
+						if sameDay(cases[i], cases[j]) {
+							score += sameDayWeight
+						}
 						if score < MinRelatedScore {
 							continue
 						}
@@ -319,6 +335,9 @@ func RelatedApprox(cases []*Case) map[string][]Link {
 					}
 					if cd.cos >= minTextReason {
 						reasons = append(reasons, Reason{Kind: "text"})
+					}
+					if sameDay(a, b) {
+						reasons = append([]Reason{{Kind: "date"}}, reasons...)
 					}
 					links = append(links, Link{ID: b.ID, Score: cd.score, Reasons: reasons})
 				}
