@@ -356,4 +356,9 @@ if [ "$RUN_GO" = 1 ]; then
 	fi
 	grep -E '^(Benchmark|ok|pkg:)' "$WORK/go-bench.txt"
 fi
+if [ "${BENCH_LOAD:-1}" = 1 ]; then
+	echo
+	echo "Load test: 60 s at 256 connections of mixed traffic on the real catalog (bench/load.sh):"
+	bash "$(dirname "$0")/load.sh" 60s 256 || die "load test failed"
+fi
 log "done in $((($(now_ms) - START) / 1000)) s"
