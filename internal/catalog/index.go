@@ -23,6 +23,7 @@ type index struct {
 	tags    [][]uint16       // by position: term ids, in display order
 	byTerm  [][]int32        // term id -> positions, ascending
 	terms   []termKey        // term id -> kind and slug
+	kinds   []uint8          // term id -> kindRank of its kind
 	idOf    map[termKey]int  // kind and slug -> term id
 	kindOf  map[string][]int // kind -> term ids
 }
@@ -113,6 +114,7 @@ func loadIndex(ctx context.Context, s *Store) (*index, error) {
 			id = len(ix.terms)
 			ix.idOf[k] = id
 			ix.terms = append(ix.terms, k)
+			ix.kinds = append(ix.kinds, uint8(kindRank[kind]))
 			ix.kindOf[kind] = append(ix.kindOf[kind], id)
 		}
 		all = append(all, tagRow{ix.posOf[num], id})
@@ -192,15 +194,25 @@ func (ix *index) matchSet(nums []int32) bitset {
 
 // count tallies the terms of the given kinds over a set of cases.
 func (ix *index) count(set bitset, kinds map[string]bool) map[int]int {
-	out := map[int]int{}
+	var want [8]bool
+	for k := range kinds {
+		want[kindRank[k]] = true
+	}
+	counts := make([]int32, len(ix.terms))
 	set.each(func(p int32) bool {
 		for _, t := range ix.tags[p] {
-			if kinds[ix.terms[t].kind] {
-				out[int(t)]++
+			if want[ix.kinds[t]] {
+				counts[t]++
 			}
 		}
 		return true
 	})
+	out := map[int]int{}
+	for id, n := range counts {
+		if n > 0 {
+			out[id] = int(n)
+		}
+	}
 	return out
 }
 
@@ -216,13 +228,11 @@ func (ix *index) pairs(set bitset) map[[2]uint16]int {
 	set.each(func(p int32) bool {
 		ts := ix.tags[p]
 		for i := 0; i < len(ts); i++ {
-			ki := ix.terms[ts[i]].kind
-			if ki == KindOrg || ki == KindYear {
+			if ix.kinds[ts[i]] > 3 { // organizations and years are not in graphs
 				continue
 			}
 			for j := i + 1; j < len(ts); j++ {
-				kj := ix.terms[ts[j]].kind
-				if kj == KindOrg || kj == KindYear {
+				if ix.kinds[ts[j]] > 3 {
 					continue
 				}
 				a, b := ts[i], ts[j]

@@ -141,35 +141,34 @@ func (s *Store) selectCases(ctx context.Context, f Filter, words []QueryWord, so
 	filtered, _ := sel.setExcept("")
 	anyWords := false
 	if len(words) > 0 {
-		// One full-text query gives the set, ranked when the order is by relevance.
-		find := s.ftsMatch
-		if sortBy == SortRelevance {
-			find = s.ftsRanked
-		}
-		nums, err := find(ctx, MatchExpr(words, false))
+		expr := MatchExpr(words, false)
+		nums, err := s.ftsMatch(ctx, expr)
 		if err != nil {
 			return nil, false, err
 		}
 		all := ix.matchSet(nums)
-		sel.match, sel.ranked = all, nums
+		sel.match = all
 		if len(words) > 1 {
 			inFilter := all.clone()
 			inFilter.and(filtered)
 			if inFilter.count() < minAllWords {
 				anyWords = true
-				if nums, err = find(ctx, MatchExpr(words, true)); err != nil {
+				expr = MatchExpr(words, true)
+				if nums, err = s.ftsMatch(ctx, expr); err != nil {
 					return nil, false, err
 				}
-				sel.match, sel.ranked = ix.matchSet(nums), nums
-				if sortBy == SortRelevance { // cases with every word first, each group in rank order
-					sort.SliceStable(sel.ranked, func(i, j int) bool {
-						return all.has(ix.posOf[sel.ranked[i]]) && !all.has(ix.posOf[sel.ranked[j]])
-					})
-				}
+				sel.match = ix.matchSet(nums)
 			}
 		}
-		if sortBy != SortRelevance {
-			sel.ranked = nil
+		if sortBy == SortRelevance {
+			if sel.ranked, err = s.rank(ctx, ix, expr, nums); err != nil {
+				return nil, false, err
+			}
+			if anyWords { // cases with every word first, each group in rank order
+				sort.SliceStable(sel.ranked, func(i, j int) bool {
+					return all.has(ix.posOf[sel.ranked[i]]) && !all.has(ix.posOf[sel.ranked[j]])
+				})
+			}
 		}
 	}
 	sel.result, _ = sel.setExcept("")
@@ -179,6 +178,35 @@ func (s *Store) selectCases(ctx context.Context, f Filter, words []QueryWord, so
 // ftsMatch returns the numbers of the cases matching an FTS5 expression.
 func (s *Store) ftsMatch(ctx context.Context, expr string) ([]int32, error) {
 	return s.queryNums(ctx, `SELECT rowid FROM case_fts WHERE case_fts MATCH ?`, expr)
+}
+
+// maxRankAll is the most matches ranked one by one with bm25. Past it (a broad query over a
+// large catalog: "database failure" matches half of 100,000 synthetic cases) only the matches in
+// the id, title or summary are ranked, and the rest follow newest first: bm25 weighs those
+// columns most anyway, and scoring every match would take hundreds of milliseconds.
+const maxRankAll = 2000
+
+// rank orders the matches of expr, best first.
+func (s *Store) rank(ctx context.Context, ix *index, expr string, matches []int32) ([]int32, error) {
+	if len(matches) <= maxRankAll {
+		return s.ftsRanked(ctx, expr)
+	}
+	top, err := s.ftsRanked(ctx, "{id title summary} : ("+expr+")")
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[int32]bool, len(top))
+	for _, n := range top {
+		seen[n] = true
+	}
+	rest := make([]int32, 0, len(matches)-len(top))
+	for _, n := range matches {
+		if !seen[n] {
+			rest = append(rest, n)
+		}
+	}
+	sort.Slice(rest, func(i, j int) bool { return ix.posOf[rest[i]] < ix.posOf[rest[j]] })
+	return append(top, rest...), nil
 }
 
 // ftsRanked returns the numbers of the matching cases, best match first.
