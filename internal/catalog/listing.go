@@ -195,18 +195,17 @@ func (s *Store) rank(ctx context.Context, ix *index, expr string, matches []int3
 	if err != nil {
 		return nil, err
 	}
-	seen := make(map[int32]bool, len(top))
+	rest := ix.matchSet(matches)
 	for _, n := range top {
-		seen[n] = true
-	}
-	rest := make([]int32, 0, len(matches)-len(top))
-	for _, n := range matches {
-		if !seen[n] {
-			rest = append(rest, n)
+		if p, ok := ix.posOf[n]; ok {
+			rest[p>>6] &^= 1 << (uint(p) & 63)
 		}
 	}
-	sort.Slice(rest, func(i, j int) bool { return ix.posOf[rest[i]] < ix.posOf[rest[j]] })
-	return append(top, rest...), nil
+	rest.each(func(p int32) bool { // positions run newest first
+		top = append(top, ix.order[p])
+		return true
+	})
+	return top, nil
 }
 
 // ftsRanked returns the numbers of the matching cases, best match first.
@@ -352,15 +351,26 @@ func (s *Store) cards(ctx context.Context, lang string, ix *index, nums []int32,
 // the other kinds. Values with no case are kept (count 0) when they are applied.
 func (s *Store) facets(lang string, f Filter, sel *selection) map[string][]Facet {
 	out := map[string][]Facet{}
+	var shared map[int]int // without any filter value every kind is counted over the same set
+	if len(sel.kinds) == 0 && sel.match != nil {
+		all := map[string]bool{}
+		for _, k := range FilterKinds {
+			all[k] = true
+		}
+		shared = sel.ix.count(sel.match, all)
+	}
 	for _, kind := range FilterKinds {
-		set, narrowed := sel.setExcept(kind)
 		counts := map[string]int{}
-		for _, id := range sel.ix.kindOf[kind] {
-			if !narrowed {
+		switch set, narrowed := sel.setExcept(kind); {
+		case shared != nil:
+			for _, id := range sel.ix.kindOf[kind] {
+				counts[sel.ix.terms[id].slug] = shared[id]
+			}
+		case !narrowed:
+			for _, id := range sel.ix.kindOf[kind] {
 				counts[sel.ix.terms[id].slug] = len(sel.ix.byTerm[id])
 			}
-		}
-		if narrowed {
+		default:
 			for id, n := range sel.ix.count(set, map[string]bool{kind: true}) {
 				counts[sel.ix.terms[id].slug] = n
 			}
