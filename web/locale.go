@@ -9,7 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/text/language"
 
-	"incidentlib/internal/catalog"
 	"incidentlib/views"
 )
 
@@ -124,4 +123,3 @@ func (s *Server) localeFor(r *http.Request) *views.Locale {
 	return &views.Locale{Lang: lang, Localizer: s.localizers[lang], Path: rest, Origin: s.origin(r)}
 }
 
-var _ = catalog.Langs
