@@ -122,4 +122,3 @@ func (s *Server) localeFor(r *http.Request) *views.Locale {
 	}
 	return &views.Locale{Lang: lang, Localizer: s.localizers[lang], Path: rest, Origin: s.origin(r)}
 }
-
