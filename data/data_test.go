@@ -1,7 +1,14 @@
 package data
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"go.yaml.in/yaml/v3"
 
 	"incidentlib/internal/catalog/build"
 )
@@ -52,4 +59,73 @@ func TestCatalog(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Every case file matches the machine-readable schema that editors' tools use.
+func TestCasesMatchSchema(t *testing.T) {
+	b, err := os.ReadFile("case.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema jsonschema.Schema
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatalf("case.schema.json: %v", err)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		t.Fatalf("case.schema.json: %v", err)
+	}
+	files, _ := filepath.Glob("cases/*.yaml")
+	if len(files) < minCases {
+		t.Fatalf("%d case files", len(files))
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal(raw, &doc); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if err := resolved.Validate(plain(doc.Content[0])); err != nil {
+			t.Errorf("%s does not match case.schema.json: %v", f, err)
+		}
+	}
+	// and the schema rejects what the build rejects
+	bad := map[string]any{"id": "IL-1", "org": "x", "date": "yesterday", "causes": []any{"gremlins"}}
+	if resolved.Validate(bad) == nil {
+		t.Error("the schema accepts a case with a bad id, date and cause")
+	}
+}
+
+// plain turns a YAML node into JSON values, keeping scalars as written (a date stays a string).
+func plain(n *yaml.Node) any {
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := map[string]any{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m[n.Content[i].Value] = plain(n.Content[i+1])
+		}
+		return m
+	case yaml.SequenceNode:
+		l := []any{}
+		for _, c := range n.Content {
+			l = append(l, plain(c))
+		}
+		return l
+	case yaml.AliasNode:
+		return plain(n.Alias)
+	}
+	switch n.Tag {
+	case "!!int":
+		if v, err := strconv.Atoi(n.Value); err == nil {
+			return v
+		}
+	case "!!bool":
+		return n.Value == "true"
+	case "!!null":
+		return nil
+	}
+	return n.Value
 }
