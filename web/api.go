@@ -1,9 +1,7 @@
 package web
 
 import (
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -297,8 +295,7 @@ func (s *Server) apiJSON(c echo.Context, v any) error {
 }
 
 func (s *Server) apiBlob(c echo.Context, b []byte) error {
-	sum := sha256.Sum256(b)
-	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	etag := etagOf(b)
 	h := c.Response().Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "public, max-age=300")

@@ -138,8 +138,7 @@ func finish(cr *cachedResponse) {
 	if et := cr.header.Get("ETag"); et != "" {
 		cr.etag = et
 	} else {
-		sum := sha256.Sum256(cr.body)
-		cr.etag = `"` + hex.EncodeToString(sum[:12]) + `"`
+		cr.etag = etagOf(cr.body)
 	}
 	cr.header.Del("Content-Length")
 	cr.header.Del("Set-Cookie")
@@ -161,21 +160,39 @@ func finish(cr *cachedResponse) {
 }
 
 func serveCached(c echo.Context, cr *cachedResponse) error {
-	w := c.Response()
+	cr.write(c.Response(), c.Request())
+	return nil
+}
+
+// write sends a kept answer: 304 when the client has it, the gzip body when it accepts one.
+// Headers already on w (request id, cookie) stay. It returns the status sent.
+func (cr *cachedResponse) write(w http.ResponseWriter, r *http.Request) int {
 	h := w.Header()
-	copyHeader(h, cr.header)
-	if inm := c.Request().Header.Get("If-None-Match"); inm != "" && strings.Contains(inm, cr.etag) {
-		return c.NoContent(http.StatusNotModified)
+	for k, v := range cr.header {
+		h[k] = v
 	}
-	body := cr.body
-	if cr.gz != nil && strings.Contains(c.Request().Header.Get("Accept-Encoding"), "gzip") {
-		h.Set("Content-Encoding", "gzip")
+	status, body := http.StatusOK, cr.body
+	switch {
+	case r.Header.Get("If-None-Match") != "" && strings.Contains(r.Header.Get("If-None-Match"), cr.etag):
+		status, body = http.StatusNotModified, nil
+	case cr.gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip"):
+		h["Content-Encoding"] = []string{"gzip"}
 		body = cr.gz
 	}
-	if c.Request().Method == http.MethodHead {
-		return c.NoContent(http.StatusOK)
+	if body != nil {
+		h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	}
-	return c.Blob(http.StatusOK, cr.header.Get("Content-Type"), body)
+	w.WriteHeader(status)
+	if r.Method == http.MethodGet && body != nil {
+		w.Write(body)
+	}
+	return status
+}
+
+// etagOf is a strong ETag for a body.
+func etagOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
 func copyHeader(dst, src http.Header) {
@@ -225,29 +242,11 @@ func (s *Server) serveFast(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	h := w.Header()
-	for k, v := range cr.header {
-		h[k] = v
-	}
 	h[echo.HeaderXRequestID] = []string{s.idPrefix + strconv.FormatUint(requestSeq.Add(1), 36)}
 	if cr.lang != "" && !strings.Contains(r.Header.Get("Cookie"), langCookie+"="+cr.lang) {
 		h["Set-Cookie"] = []string{langCookies[cr.lang]}
 	}
-	status := http.StatusOK
-	body := cr.body
-	switch {
-	case r.Header.Get("If-None-Match") != "" && strings.Contains(r.Header.Get("If-None-Match"), cr.etag):
-		status, body = http.StatusNotModified, nil
-	case cr.gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip"):
-		h["Content-Encoding"] = []string{"gzip"}
-		body = cr.gz
-	}
-	if body != nil {
-		h["Content-Length"] = []string{strconv.Itoa(len(body))}
-	}
-	w.WriteHeader(status)
-	if r.Method == http.MethodGet && body != nil {
-		w.Write(body)
-	}
+	status := cr.write(w, r)
 	if status == http.StatusOK {
 		cr.requests.Inc() // the duration histogram is for rendered answers: this one took microseconds
 	}

@@ -36,7 +36,7 @@ func (s *Server) parseFilter(raw string, pageSize int) (catalog.Filter, error) {
 				continue
 			}
 			if !s.cat.Known(kind, v) {
-				return f, inputErr("error.bad_value", kind, map[string]any{"Value": clipValue(v), "Kind": kindName(kind)})
+				return f, inputErr("error.bad_value", kind, map[string]any{"Value": clipValue(v), "Kind": kind})
 			}
 			if !f.Has(kind, v) {
 				f.Values[kind] = append(f.Values[kind], v)
@@ -84,6 +84,3 @@ func clipValue(v string) string {
 	}
 	return v
 }
-
-// kindName is the parameter name of a kind, as the reader typed it.
-func kindName(kind string) string { return kind }

@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,7 +123,7 @@ func TestSearch(t *testing.T) {
 			t.Errorf("Cases(q=%q) = %v, want %s first", tt.q, got, tt.first)
 		}
 		for _, id := range tt.has {
-			if !contains(got, id) {
+			if !slices.Contains(got, id) {
 				t.Errorf("Cases(q=%q) = %v, want it to include %s", tt.q, got, id)
 			}
 		}
@@ -192,7 +193,7 @@ func TestSuggest(t *testing.T) {
 		keys = append(keys, t.Kind+"/"+t.Slug)
 	}
 	for _, want := range []string{"component/dns", "component/datacenter", "cause/power-facility"} {
-		if !contains(keys, want) {
+		if !slices.Contains(keys, want) {
 			t.Errorf("Suggest = %v, want %s", keys, want)
 		}
 	}
@@ -252,15 +253,6 @@ func TestTopic(t *testing.T) {
 	if _, err := s.Topic(context.Background(), "en", "cause", "nope"); !errors.Is(err, catalog.ErrNotFound) {
 		t.Errorf("Topic(nope) = %v, want ErrNotFound", err)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // FuzzSearch: no search string makes the store fail.

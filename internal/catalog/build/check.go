@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -175,7 +176,7 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, 
 			seen[s] = true
 		}
 	}
-	if c.Severity != "" && !contains(Severities, c.Severity) {
+	if c.Severity != "" && !slices.Contains(Severities, c.Severity) {
 		add([]any{"severity"}, fmt.Sprintf("%q is not a severity; expected one of %s, or no severity", c.Severity, strings.Join(Severities, ", ")))
 	}
 	for key, v := range map[string]*int{"time_to_detect": c.TimeToDetect, "time_to_resolve": c.TimeToResolve} {
@@ -190,7 +191,7 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, 
 		if msg := checkURL(s.URL); msg != "" {
 			add([]any{"sources", i, "url"}, msg)
 		}
-		if !contains(SourceKinds, s.Kind) {
+		if !slices.Contains(SourceKinds, s.Kind) {
 			add([]any{"sources", i, "kind"}, fmt.Sprintf("%q is not a source kind; expected one of %s", s.Kind, strings.Join(SourceKinds, ", ")))
 		}
 		if s.Archive != "" {
@@ -312,13 +313,4 @@ func fileBase(p string) string {
 		return p[i+1:]
 	}
 	return p
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
