@@ -68,12 +68,15 @@ func TestRunServesEmbeddedCatalog(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), addr, "", "", 0) }()
+	// /readyz answers 503 until the catalog index is loaded; wait for 200, bounded.
 	var resp *http.Response
-	for i := 0; i < 100; i++ {
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if resp, err = http.Get("http://" + addr + "/readyz"); err == nil {
-			break
+			if resp.StatusCode == 200 {
+				break
+			}
+			resp.Body.Close()
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("/readyz = %v, %v", resp, err)
