@@ -27,6 +27,15 @@ var Severities = []string{"critical", "major", "minor"}
 // MaxTitle is the longest title allowed, in characters: a title is one line.
 const MaxTitle = 200
 
+// MaxHeadline is the longest headline allowed per language, in characters. A headline names the
+// organization and what failed; it serves link previews, cards and feeds.
+var MaxHeadline = map[string]int{"en": 60, "ko": 40}
+
+// Marks are the moments of a timeline that the case's durations count from and to.
+var Marks = []string{"start", "detected", "mitigated", "resolved"}
+
+var countryPattern = regexp.MustCompile(`^[A-Z]{2}$`)
+
 // textField is one prose field of a case, read the same way in both languages.
 type textField struct {
 	key      string
@@ -36,6 +45,7 @@ type textField struct {
 
 var textFields = []textField{
 	{"title", true, func(t *Text) []string { return one(t.Title) }},
+	{"headline", false, func(t *Text) []string { return one(t.Headline) }},
 	{"summary", true, func(t *Text) []string { return one(t.Summary) }},
 	{"region", false, func(t *Text) []string { return one(t.Region) }},
 	{"scope", false, func(t *Text) []string { return one(t.Scope) }},
@@ -78,6 +88,9 @@ func check(d *Data) Problems {
 			ps = append(ps, Problem{File: orgsFile, Field: f + ".slug", Msg: fmt.Sprintf("%q is not a slug (lowercase letters, digits and hyphens)", o.Slug)})
 		case orgs[o.Slug]:
 			ps = append(ps, Problem{File: orgsFile, Field: f + ".slug", Msg: fmt.Sprintf("duplicate organization %q", o.Slug)})
+		}
+		if o.Country != "" && !countryPattern.MatchString(o.Country) {
+			ps = append(ps, Problem{File: orgsFile, Field: f + ".country", Msg: fmt.Sprintf("%q is not a country; expected an ISO 3166 two-letter code such as KR or US", o.Country)})
 		}
 		if strings.TrimSpace(o.EN) == "" || strings.TrimSpace(o.KO) == "" {
 			ps = append(ps, Problem{File: orgsFile, Field: f, Msg: fmt.Sprintf("organization %q needs both an en and a ko name", o.Slug)})
@@ -251,6 +264,80 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, 
 		t := c.Lang(lang).Title
 		if utf8.RuneCountInString(t) > MaxTitle || strings.ContainsAny(t, "\n\r") {
 			add([]any{lang, "title"}, fmt.Sprintf("a title is one line of at most %d characters", MaxTitle))
+		}
+		h := c.Lang(lang).Headline
+		if utf8.RuneCountInString(h) > MaxHeadline[lang] || strings.ContainsAny(h, "\n\r") {
+			add([]any{lang, "headline"}, fmt.Sprintf("a headline is one line of at most %d characters in %s (this one has %d)", MaxHeadline[lang], langName(lang), utf8.RuneCountInString(h)))
+		}
+	}
+	ps = append(ps, checkTimeline(c)...)
+	return ps
+}
+
+// ParseEventTime reads a timeline time: RFC 3339 with or without seconds, in UTC (Z) or with
+// the local offset.
+func ParseEventTime(s string) (time.Time, error) {
+	for _, layout := range []string{"2006-01-02T15:04Z07:00", time.RFC3339} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time; expected UTC as 2026-08-24T16:56Z or a local time with its offset as 2026-08-24T16:56+09:00", s)
+}
+
+// checkTimeline checks each event and that the case's durations agree with its marked events.
+func checkTimeline(c *Case) Problems {
+	var ps Problems
+	add := func(path []any, msg string) {
+		ps = append(ps, c.problem(path, fieldName(path), msg))
+	}
+	marked := map[string]time.Time{}
+	var prev time.Time
+	for i, e := range c.Timeline {
+		t, err := ParseEventTime(e.At)
+		if err != nil {
+			add([]any{"timeline", i, "at"}, err.Error())
+		} else {
+			if !prev.IsZero() && t.Before(prev) {
+				add([]any{"timeline", i, "at"}, "events must be in time order; this one is earlier than the one before it")
+			}
+			prev = t
+		}
+		if e.Mark != "" {
+			switch {
+			case !slices.Contains(Marks, e.Mark):
+				add([]any{"timeline", i, "mark"}, fmt.Sprintf("%q is not a mark; expected one of %s, or no mark", e.Mark, strings.Join(Marks, ", ")))
+			case !marked[e.Mark].IsZero():
+				add([]any{"timeline", i, "mark"}, fmt.Sprintf("mark %q is used twice", e.Mark))
+			case err == nil:
+				marked[e.Mark] = t
+			}
+		}
+		if strings.TrimSpace(e.EN) == "" || HasHangul(e.EN) {
+			add([]any{"timeline", i, "en"}, "expected a short English text without Hangul")
+		}
+		if !HasHangul(e.KO) {
+			add([]any{"timeline", i, "ko"}, "expected a short Korean text")
+		}
+	}
+	start, ok := marked["start"]
+	if !ok {
+		if len(c.Timeline) > 0 && len(marked) > 0 {
+			add([]any{"timeline"}, `a timeline with marks needs one event marked "start"`)
+		}
+		return ps
+	}
+	for key, mark := range map[string]string{"time_to_detect": "detected", "time_to_resolve": "resolved"} {
+		v := c.TimeToDetect
+		if key == "time_to_resolve" {
+			v = c.TimeToResolve
+		}
+		end, ok := marked[mark]
+		if !ok || v == nil {
+			continue
+		}
+		if got := int(end.Sub(start).Minutes()); got < *v-1 || got > *v+1 {
+			add([]any{key}, fmt.Sprintf("%d minutes does not match the timeline, where %q comes %d minutes after \"start\"", *v, mark, got))
 		}
 	}
 	return ps

@@ -54,6 +54,7 @@ func (ps Problems) Error() string {
 // Text is the prose of a case in one language, as written in the case file.
 type Text struct {
 	Title         string   `yaml:"title"`
+	Headline      string   `yaml:"headline"`
 	Summary       string   `yaml:"summary"`
 	Region        string   `yaml:"region"`
 	Scope         string   `yaml:"scope"`
@@ -74,6 +75,17 @@ type Source struct {
 	Title   string `yaml:"title"`
 }
 
+// Event is one entry of a case's timeline: a moment the source states, with a short text in
+// both languages. At is RFC 3339 without seconds: UTC ("2026-08-24T16:56Z") or a local time with
+// its offset ("2026-08-24T16:56+09:00"). Mark names the moments the case's durations count from
+// and to.
+type Event struct {
+	At   string `yaml:"at"`
+	Mark string `yaml:"mark"`
+	EN   string `yaml:"en"`
+	KO   string `yaml:"ko"`
+}
+
 // Case is one case file.
 type Case struct {
 	ID            string   `yaml:"id"`
@@ -88,6 +100,7 @@ type Case struct {
 	TimeToResolve *int     `yaml:"time_to_resolve"`
 	Sources       []Source `yaml:"sources"`
 	Related       []string `yaml:"related"`
+	Timeline      []Event  `yaml:"timeline"`
 	EN            Text     `yaml:"en"`
 	KO            Text     `yaml:"ko"`
 
@@ -157,9 +170,10 @@ func (t *Taxonomy) Kind(kind string) []Value {
 
 // Org is one entry of data/orgs.yaml.
 type Org struct {
-	Slug string `yaml:"slug"`
-	EN   string `yaml:"en"`
-	KO   string `yaml:"ko"`
+	Slug    string `yaml:"slug"`
+	EN      string `yaml:"en"`
+	KO      string `yaml:"ko"`
+	Country string `yaml:"country"` // ISO 3166-1 alpha-2, e.g. KR
 }
 
 // Data is everything under data/, loaded and validated.
