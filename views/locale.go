@@ -4,6 +4,7 @@ package views
 
 import (
 	"context"
+	"net/url"
 	"strings"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
@@ -93,6 +94,14 @@ func SwitchURL(ctx context.Context, lang string) string {
 		u += "?" + l.RawQuery
 	}
 	return u
+}
+
+// SwitchLinkURL is where the language switch leads: an address that remembers the choice in a
+// cookie and redirects to the page in the other language. Pages themselves set no cookie, so
+// shared caches can keep them.
+func SwitchLinkURL(ctx context.Context) string {
+	lang := OtherLang(ctx)
+	return "/lang/" + lang + "?to=" + url.QueryEscape(SwitchURL(ctx, lang))
 }
 
 // AbsURL makes a site path absolute for canonical links, feeds and link previews.

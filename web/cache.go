@@ -2,20 +2,19 @@ package web
 
 import (
 	"bytes"
-	"log/slog"
-	"net/url"
-	"strconv"
-	"sync/atomic"
-
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/prometheus/client_golang/prometheus"
+	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // The catalog never changes while the server runs, so a successful GET answer is the same every
@@ -23,20 +22,36 @@ import (
 // gzip body and an ETag, and later requests are served from there. The cache is bounded in
 // bytes; when full it drops entries at random, which costs little for a read-only site.
 
-// maxCacheBytes bounds the memory the response cache holds (bodies plus gzip bodies).
-const maxCacheBytes = 128 << 20
+// maxCacheBytes bounds the memory the response cache holds: bodies, gzip bodies, keys and the
+// bookkeeping of each entry.
+const maxCacheBytes = 48 << 20
+
+// entryOverhead is what an entry costs besides its bytes: the map slot, the struct, the header
+// map and its strings. Measured with testing.AllocsPerRun-style accounting on real pages and
+// rounded up.
+const entryOverhead = 1536
 
 // maxCachedBody is the largest answer kept: bigger ones are rare and cheap to skip.
 const maxCachedBody = 2 << 20
 
 type cachedResponse struct {
-	header http.Header // everything but the per-request headers (request id, cookie)
-	body   []byte
-	gz     []byte // nil when compression does not pay
-	etag   string
-	// for the fast path, which bypasses echo
-	lang     string // "ko" or "en" for pages, which set the language cookie
+	header   http.Header // everything but the per-request headers (request id)
+	body     []byte
+	gz       []byte // nil when compression does not pay
+	etag     string // of body
+	gzETag   string // of gz: each encoding has its own
 	requests prometheus.Counter
+}
+
+func (cr *cachedResponse) size(key string) int {
+	n := entryOverhead + len(cr.body) + len(cr.gz) + 2*len(key)
+	for k, vs := range cr.header {
+		n += len(k)
+		for _, v := range vs {
+			n += len(v) + 16
+		}
+	}
+	return n
 }
 
 type responseCache struct {
@@ -56,20 +71,21 @@ func (rc *responseCache) get(key string) *cachedResponse {
 }
 
 func (rc *responseCache) put(key string, r *cachedResponse) {
-	size := len(r.body) + len(r.gz) + len(key)
+	size := r.size(key)
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
+	if _, ok := rc.items[key]; ok {
+		return
+	}
 	for k, old := range rc.items { // map iteration order is random: evict arbitrary entries
 		if rc.bytes+size <= maxCacheBytes {
 			break
 		}
-		rc.bytes -= len(old.body) + len(old.gz) + len(k)
+		rc.bytes -= old.size(k)
 		delete(rc.items, k)
 	}
-	if _, ok := rc.items[key]; !ok {
-		rc.items[key] = r
-		rc.bytes += size
-	}
+	rc.items[key] = r
+	rc.bytes += size
 }
 
 // recorder captures a handler's answer instead of sending it.
@@ -83,54 +99,63 @@ func (r *recorder) Header() http.Header         { return r.header }
 func (r *recorder) WriteHeader(code int)        { r.status = code }
 func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
 
-// cached serves GET and HEAD answers from the response cache, filling it on a miss.
+// cached serves GET answers from the response cache, filling it on a miss. A miss is rendered
+// in one of a few slots, in arrival order; the slot is given back as soon as the answer is in
+// memory, before it is written, so a client that reads slowly holds nothing but its socket.
 func (s *Server) cached(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		if req.Method != http.MethodGet {
 			return next(c)
 		}
-		key := cacheKey(req)
-		hit := s.cache.get(key)
-		if hit == nil {
-			// Rendering takes the catalog's connections: a FIFO queue in front of it keeps the
-			// waiting fair (database/sql hands free connections to an arbitrary waiter, which
-			// under load left some requests waiting for seconds).
-			select {
-			case s.renders <- struct{}{}:
-			case <-req.Context().Done():
-				return req.Context().Err()
-			}
-			defer func() { <-s.renders }()
-			resp := c.Response()
-			orig := resp.Writer
-			rec := &recorder{header: http.Header{}, status: http.StatusOK}
-			for k, v := range orig.Header() { // headers set by earlier middleware
-				rec.header[k] = v
-			}
-			resp.Writer = rec
-			err := next(c)
-			resp.Writer = orig
-			if err != nil {
-				return err
-			}
-			cr := &cachedResponse{header: rec.header, body: rec.body.Bytes()}
-			if rec.status != http.StatusOK || len(cr.body) > maxCachedBody || !cacheable(req.URL.RawQuery) {
-				copyHeader(orig.Header(), rec.header)
-				orig.WriteHeader(rec.status)
-				_, err := orig.Write(cr.body)
-				return err
-			}
-			finish(cr)
-			if lang := c.Param("lang"); validLang(lang) {
-				cr.lang = lang
-			}
-			cr.requests = s.metrics.requests.WithLabelValues(c.Path(), "200")
-			s.cache.put(key, cr)
-			hit = cr
+		key, ok := cacheKey(req)
+		if !ok {
+			return next(c)
 		}
-		return serveCached(c, hit)
+		if hit := s.cache.get(key); hit != nil {
+			hit.write(c.Response(), req)
+			return nil
+		}
+		if !s.allowRender(c) {
+			c.Response().Header().Set("Retry-After", "1")
+			return echo.NewHTTPError(http.StatusTooManyRequests)
+		}
+		resp := c.Response()
+		orig := resp.Writer
+		rec := &recorder{header: http.Header{}, status: http.StatusOK}
+		copyHeader(rec.header, orig.Header()) // headers set by earlier middleware
+		resp.Writer = rec
+		err := s.inSlot(req.Context(), func() error { return next(c) })
+		resp.Writer = orig
+		// The handler "sent" its answer to the recorder; the real one is still to be written.
+		resp.Committed, resp.Size = false, 0
+		if err != nil {
+			return err
+		}
+		cr := &cachedResponse{header: rec.header, body: rec.body.Bytes()}
+		if rec.status != http.StatusOK || len(cr.body) > maxCachedBody {
+			copyHeader(orig.Header(), rec.header)
+			resp.WriteHeader(rec.status)
+			_, err := resp.Write(cr.body)
+			return err
+		}
+		finish(cr)
+		cr.requests = s.metrics.requests.WithLabelValues(c.Path(), "200")
+		s.cache.put(key, cr)
+		cr.write(resp, req)
+		return nil
 	}
+}
+
+// inSlot runs f in a render slot, waiting its turn in order; it gives up when ctx ends.
+func (s *Server) inSlot(ctx context.Context, f func() error) error {
+	select {
+	case s.renders <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.renders }()
+	return f()
 }
 
 // finish computes the ETag and the gzip body of a response about to be cached.
@@ -143,9 +168,9 @@ func finish(cr *cachedResponse) {
 	cr.header.Del("Content-Length")
 	cr.header.Del("Set-Cookie")
 	cr.header.Del(echo.HeaderXRequestID) // each request keeps its own id
-	cr.header.Set("ETag", cr.etag)
+	cr.header.Del("ETag") // set per encoding when written
 	if cr.header.Get("Cache-Control") == "" {
-		cr.header.Set("Cache-Control", "public, max-age=300")
+		cr.header.Set("Cache-Control", pageCacheControl)
 	}
 	cr.header.Set("Vary", "Accept-Encoding")
 	if len(cr.body) >= 1024 {
@@ -155,38 +180,38 @@ func finish(cr *cachedResponse) {
 		zw.Close()
 		if buf.Len() < len(cr.body)*9/10 {
 			cr.gz = buf.Bytes()
+			cr.gzETag = strings.TrimSuffix(cr.etag, `"`) + `-gz"`
 		}
 	}
 }
 
-func serveCached(c echo.Context, cr *cachedResponse) error {
-	cr.write(c.Response(), c.Request())
-	return nil
-}
+// pageCacheControl lets browsers keep a page five minutes and shared caches an hour, and lets
+// a shared cache serve a stale copy for a day while it fetches the new one: the catalog only
+// changes with a deploy.
+const pageCacheControl = "public, max-age=300, s-maxage=3600, stale-while-revalidate=86400"
 
-// write sends a kept answer: 304 when the client has it, the gzip body when it accepts one.
-// Headers already on w (request id, cookie) stay. It returns the status sent.
+// write sends a kept answer: 304 when the client has this encoding's ETag, the gzip body when
+// the client accepts it. Headers already on w (request id) stay. It returns the status sent.
 func (cr *cachedResponse) write(w http.ResponseWriter, r *http.Request) int {
 	h := w.Header()
 	for k, v := range cr.header {
 		h[k] = v
 	}
-	status, body := http.StatusOK, cr.body
-	switch {
-	case r.Header.Get("If-None-Match") != "" && strings.Contains(r.Header.Get("If-None-Match"), cr.etag):
-		status, body = http.StatusNotModified, nil
-	case cr.gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip"):
+	body, etag := cr.body, cr.etag
+	if cr.gz != nil && acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		body, etag = cr.gz, cr.gzETag
 		h["Content-Encoding"] = []string{"gzip"}
-		body = cr.gz
 	}
-	if body != nil {
-		h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["Etag"] = []string{etag} // the canonical form of ETag
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		delete(h, "Content-Encoding")
+		w.WriteHeader(http.StatusNotModified)
+		return http.StatusNotModified
 	}
-	w.WriteHeader(status)
-	if r.Method == http.MethodGet && body != nil {
-		w.Write(body)
-	}
-	return status
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
+	return http.StatusOK
 }
 
 // etagOf is a strong ETag for a body.
@@ -201,31 +226,6 @@ func copyHeader(dst, src http.Header) {
 	}
 }
 
-// cacheKeys are the query parameters that change an answer. A URL with any other parameter is
-// answered but not kept, so made-up parameters cannot fill the cache with copies.
-var cacheKeys = map[string]bool{"q": true, "cause": true, "symptom": true, "component": true, "factor": true,
-	"org": true, "year": true, "page": true, "sort": true, "from": true, "lang": true, "page_size": true}
-
-func cacheable(rawQuery string) bool {
-	if rawQuery == "" {
-		return true
-	}
-	q, err := url.ParseQuery(rawQuery)
-	if err != nil {
-		return false
-	}
-	for k := range q {
-		if !cacheKeys[k] {
-			return false
-		}
-	}
-	return true
-}
-
-func cacheKey(r *http.Request) string {
-	return r.Host + r.URL.Path + "?" + r.URL.RawQuery
-}
-
 // requestSeq numbers requests answered on the fast path, for their request ids.
 var requestSeq atomic.Uint64
 
@@ -233,19 +233,20 @@ var requestSeq atomic.Uint64
 // middleware: the headers were fixed when the page was first rendered, and only the request id
 // and the language cookie are per request. It reports whether it answered.
 func (s *Server) serveFast(w http.ResponseWriter, r *http.Request) bool {
-	if (r.Method != http.MethodGet && r.Method != http.MethodHead) || len(r.URL.Path) < 4 || r.URL.Path[0] != '/' ||
+	if r.Method != http.MethodGet || len(r.URL.Path) < 4 || r.URL.Path[0] != '/' ||
 		r.URL.Path[3] != '/' || !validLang(r.URL.Path[1:3]) {
 		return false
 	}
-	cr := s.cache.get(cacheKey(r))
+	key, ok := cacheKey(r)
+	if !ok {
+		return false
+	}
+	cr := s.cache.get(key)
 	if cr == nil {
 		return false
 	}
 	h := w.Header()
 	h[echo.HeaderXRequestID] = []string{s.idPrefix + strconv.FormatUint(requestSeq.Add(1), 36)}
-	if cr.lang != "" && !strings.Contains(r.Header.Get("Cookie"), langCookie+"="+cr.lang) {
-		h["Set-Cookie"] = []string{langCookies[cr.lang]}
-	}
 	status := cr.write(w, r)
 	if status == http.StatusOK {
 		cr.requests.Inc() // the duration histogram is for rendered answers: this one took microseconds

@@ -63,8 +63,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 	case errors.As(err, &he):
 		status = he.Code
 		switch {
-		case status == http.StatusNotFound || status == http.StatusMethodNotAllowed:
+		case status == http.StatusNotFound:
 			id, titleID = "error.not_found", "error.not_found_title"
+		case status == http.StatusMethodNotAllowed:
+			id, titleID = "error.method_not_allowed", "error.bad_request_title"
+			c.Response().Header().Set("Allow", "GET, HEAD")
+		case status == http.StatusRequestEntityTooLarge:
+			id, titleID = "error.payload_too_large", "error.bad_request_title"
 		case status == http.StatusTooManyRequests:
 			id, titleID = "error.rate_limited", "error.bad_request_title"
 		case status < 500:

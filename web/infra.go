@@ -23,6 +23,7 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 func (s *Server) middleware() {
 	e := s.e
 	e.Pre(middleware.RequestID())
+	e.Pre(s.onlyGET)
 	e.Use(s.observe)
 	e.Use(middleware.Recover())
 	e.Use(s.securityHeaders)
@@ -85,6 +86,9 @@ func (s *Server) healthz(c echo.Context) error {
 // readyz reports whether the database answers and the listing index is loaded, so a load
 // balancer sends traffic only to a warm replica. It depends on nothing remote.
 func (s *Server) readyz(c echo.Context) error {
+	if s.draining.Load() {
+		return c.String(http.StatusServiceUnavailable, "draining: shutting down\n")
+	}
 	if !s.cat.Ready() {
 		return c.String(http.StatusServiceUnavailable, "loading the catalog index\n")
 	}

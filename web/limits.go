@@ -1,9 +1,12 @@
 package web
 
 import (
+	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -46,4 +49,61 @@ func (s *Server) rateLimit() echo.MiddlewareFunc {
 		},
 		ErrorHandler: func(c echo.Context, err error) error { return echo.NewHTTPError(http.StatusForbidden) },
 	})
+}
+
+// perClient returns a check that allows each client address rate answers a second, with bursts
+// of burst. A zero rate allows everything.
+func perClient(perSecond float64, burst int) func(client string) bool {
+	if perSecond <= 0 {
+		return func(string) bool { return true }
+	}
+	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+		Rate: rate.Limit(perSecond), Burst: max(burst, 1), ExpiresIn: 10 * time.Minute,
+	})
+	return func(client string) bool {
+		ok, _ := store.Allow(client)
+		return ok
+	}
+}
+
+// allowRender reports whether the client may have one more answer rendered that is not in the
+// cache. Cached answers are never limited.
+func (s *Server) allowRender(c echo.Context) bool { return s.renderRate(c.RealIP()) }
+
+// clientIP finds the client's address: the connection's, or, for a connection from a trusted
+// proxy, the address that proxy forwarded. A header from anyone else is ignored, so a client
+// cannot pick its own rate-limit bucket.
+func clientIP(trusted []*net.IPNet) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, n := range trusted {
+		opts = append(opts, echo.TrustIPRange(n))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
+}
+
+// ParseCIDRs reads a comma-separated list of networks (a bare address is a network of one).
+func ParseCIDRs(list string) ([]*net.IPNet, error) {
+	var out []*net.IPNet
+	for _, part := range strings.Split(list, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if !strings.Contains(part, "/") {
+			if ip := net.ParseIP(part); ip != nil && ip.To4() != nil {
+				part += "/32"
+			} else {
+				part += "/128"
+			}
+		}
+		_, n, err := net.ParseCIDR(part)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q: expected an address or a network such as 10.0.0.0/8", part)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }

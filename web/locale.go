@@ -55,12 +55,12 @@ func (s *Server) withLocale(next echo.HandlerFunc) echo.HandlerFunc {
 			return s.fallback(c)
 		}
 		r := c.Request()
-		c.Response().Header().Add("Set-Cookie", langCookies[lang])
+		raw, _ := canonicalQuery(r.URL.RawQuery, paramsFor(r.URL.Path))
 		loc := &views.Locale{
 			Lang:      lang,
 			Localizer: s.localizers[lang],
 			Path:      strings.TrimPrefix(r.URL.Path, "/"+lang),
-			RawQuery:  r.URL.RawQuery,
+			RawQuery:  raw, // only what the page reads, as the cache keeps it
 			Origin:    s.origin(r),
 		}
 		c.SetRequest(r.WithContext(views.WithLocale(r.Context(), loc)))
@@ -68,21 +68,48 @@ func (s *Server) withLocale(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// origin is the public scheme and host for absolute links.
-func (s *Server) origin(r *http.Request) string {
+// origin is the public scheme and host for absolute links: the configured base URL, never the
+// request's Host.
+func (s *Server) origin(*http.Request) string {
 	if s.cfg.BaseURL != "" {
 		return strings.TrimSuffix(s.cfg.BaseURL, "/")
 	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
+	return "http://localhost"
+}
+
+// langRedirect sends a path without a language to the reader's language. The answer depends on
+// the cookie and Accept-Language, so it says so to caches, and it remembers the choice.
+func langRedirect(c echo.Context, path string) error {
+	lang := preferredLang(c.Request())
+	h := c.Response().Header()
+	h.Set("Vary", "Cookie, Accept-Language")
+	h.Set("Cache-Control", "private, max-age=0")
+	h.Add("Set-Cookie", langCookies[lang])
+	return c.Redirect(http.StatusFound, "/"+lang+path)
 }
 
 // redirectToLang sends / to the reader's language.
 func (s *Server) redirectToLang(c echo.Context) error {
-	return c.Redirect(http.StatusFound, "/"+preferredLang(c.Request())+"/")
+	return langRedirect(c, "/")
+}
+
+// switchLang remembers the language a reader switched to and sends them to the page in it.
+// Pages carry no cookie, so shared caches keep them; this answer is the one that sets it.
+func (s *Server) switchLang(c echo.Context) error {
+	lang := c.Param("lang")
+	to := c.QueryParam("to")
+	if !validLang(lang) || !strings.HasPrefix(to, "/"+lang+"/") || strings.HasPrefix(to, "//") || strings.ContainsAny(to, "\\\r\n") {
+		to = "/" + preferredLang(c.Request()) + "/"
+		if validLang(lang) {
+			to = "/" + lang + "/"
+		}
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "no-store")
+	if validLang(lang) {
+		h.Add("Set-Cookie", langCookies[lang])
+	}
+	return c.Redirect(http.StatusSeeOther, to)
 }
 
 // redirectToSlash sends /ko to /ko/.
@@ -99,10 +126,33 @@ var langPaths = map[string]bool{"cases": true, "graph": true, "api": true, "feed
 func (s *Server) fallback(c echo.Context) error {
 	p := c.Request().URL.Path
 	first, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
-	if c.Request().Method == http.MethodGet && langPaths[first] && !strings.Contains(p, "//") {
-		return c.Redirect(http.StatusFound, "/"+preferredLang(c.Request())+p+query(c.Request().URL))
+	if c.Request().Method != http.MethodGet {
+		return echo.ErrNotFound // a page would have been answered 405 by onlyGET
+	}
+	if langPaths[first] && !strings.Contains(p, "//") {
+		return langRedirect(c, p+query(c.Request().URL))
 	}
 	return echo.ErrNotFound
+}
+
+// onlyGET answers 405 with Allow to any method but GET (HEAD arrives as GET) and OPTIONS on an
+// address that has a page; /mcp takes POST.
+func (s *Server) onlyGET(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Method == http.MethodGet || r.Method == http.MethodOptions || r.URL.Path == "/mcp" {
+			return next(c)
+		}
+		rc := s.e.NewContext(nil, nil)
+		s.e.Router().Find(http.MethodGet, r.URL.Path, rc)
+		// A route matched only if it has as many segments as the path (the router reports the
+		// last route it tried on a miss).
+		if p := rc.Path(); p == "/static/*" && strings.HasPrefix(r.URL.Path, "/static/") ||
+			p != "" && !strings.HasSuffix(p, "/*") && strings.Count(p, "/") == strings.Count(r.URL.Path, "/") {
+			return echo.ErrMethodNotAllowed
+		}
+		return next(c)
+	}
 }
 
 func query(u *url.URL) string {

@@ -70,18 +70,25 @@ func (s *Server) mcp() echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		ctx := views.WithLocale(r.Context(), &views.Locale{Origin: s.origin(r)})
-		h.ServeHTTP(c.Response(), r.WithContext(ctx))
-		return nil
+		return serveJSONRPC(c, r.WithContext(ctx), h)
 	}
 }
 
 // mcpTimeout bounds the work of one MCP request like any other request's; the echo timeout
 // middleware leaves /mcp alone.
 func (s *Server) mcpTimeout(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 		ctx, cancel := contextWithTimeout(ctx, s.cfg.RequestTimeout)
 		defer cancel()
-		return next(ctx, method, req)
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		// Tool calls render like pages do: in the same slots, in arrival order.
+		err = s.inSlot(ctx, func() error {
+			res, err = next(ctx, method, req)
+			return err
+		})
+		return res, err
 	}
 }
 

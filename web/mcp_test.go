@@ -310,13 +310,13 @@ func TestMCPToolErrors(t *testing.T) {
 }
 
 // Behind a proxy every request reaches the server with the public Host: it is answered, and
-// links point to that host.
+// links point to the configured base URL, never to a Host the client chose.
 func TestMCPAnswersAnyHost(t *testing.T) {
 	cs := mcpConnect(t, "incidents.example.org")
 	var l incidentList
 	call(t, cs, "list_incidents", map[string]any{"kind": "org", "slug": "kakao"}, &l)
-	if len(l.Cases) != 1 || l.Cases[0].URL != "http://incidents.example.org/en/cases/IL-0003" {
-		t.Errorf("cases = %+v, want IL-0003 linked on incidents.example.org", l.Cases)
+	if len(l.Cases) != 1 || l.Cases[0].URL != "http://example.com/en/cases/IL-0003" {
+		t.Errorf("cases = %+v, want IL-0003 linked on the base URL", l.Cases)
 	}
 }
 

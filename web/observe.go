@@ -2,7 +2,6 @@ package web
 
 import (
 	"log/slog"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -57,12 +56,11 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		status := c.Response().Status
 		s.metrics.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
 		s.metrics.duration.WithLabelValues(route).Observe(d.Seconds())
-		level := slog.LevelDebug // every request, with -log-level debug
-		switch {
-		case status >= 500 || d > time.Second:
+		// Every request, client errors and 429s included, at debug level: one client sending
+		// bad requests must not flood the log. Server errors and slow answers are warnings.
+		level := slog.LevelDebug
+		if status >= 500 || d > time.Second {
 			level = slog.LevelWarn
-		case status >= 400 && status != http.StatusNotFound:
-			level = slog.LevelInfo
 		}
 		if !s.log.Enabled(c.Request().Context(), level) {
 			return nil

@@ -12,6 +12,7 @@ func (s *Server) routes() {
 	e.GET("/sitemap.xml", s.sitemap, s.cached)
 	e.GET("/robots.txt", s.robots, s.cached)
 	e.GET("/metrics", s.metricsHandler())
+	e.GET("/lang/:lang", s.switchLang)
 
 	api := e.Group("/api/v1", s.cors, s.rateLimit(), s.cached)
 	api.GET("/cases", s.apiCases)

@@ -74,7 +74,7 @@ func TestDataIsEscaped(t *testing.T) {
 
 func TestBodyLimit(t *testing.T) {
 	s := newTestServer(t)
-	req := httptest.NewRequest(http.MethodPost, "/api/v1/cases", strings.NewReader(strings.Repeat("x", 1<<20)))
+	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(strings.Repeat("x", 1<<20)))
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req)
 	if rec.Code != http.StatusRequestEntityTooLarge {

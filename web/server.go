@@ -8,7 +8,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/a-h/templ"
@@ -24,7 +27,9 @@ type Config struct {
 	Bundle  *i18n.Bundle
 	Logger  *slog.Logger
 	// BaseURL is the public origin for canonical links, feeds and the sitemap, e.g.
-	// "https://incidents.example.org". Empty uses the request's own scheme and host.
+	// "https://incidents.example.org". The request's Host is never used: answers are the same for
+	// every host, so a made-up Host can neither poison links nor fill the cache. Empty means
+	// "http://localhost".
 	BaseURL string
 	// RequestTimeout bounds the work of one request; the database query is cancelled with it.
 	RequestTimeout time.Duration
@@ -32,6 +37,13 @@ type Config struct {
 	// may make, with bursts of RateBurst. Zero disables the limit.
 	RateLimit float64
 	RateBurst int
+	// RenderRate is the sustained number of answers not yet in the cache that one client address
+	// may have rendered per second, with bursts of RenderBurst. Zero disables the limit.
+	RenderRate  float64
+	RenderBurst int
+	// TrustedProxies are the networks of reverse proxies whose X-Forwarded-For is believed. A
+	// request from anywhere else is known by its own address.
+	TrustedProxies []*net.IPNet
 }
 
 // Server is the site.
@@ -45,11 +57,14 @@ type Server struct {
 	cache      *responseCache
 	idPrefix   string        // request ids of the fast path: a random prefix and a counter
 	renders    chan struct{} // slots for rendering answers not in the cache
+	renderRate func(client string) bool
+	draining   atomic.Bool // set on shutdown: /readyz says not ready while requests drain
 }
 
-// maxRenders is how many answers are rendered at once; more wait their turn in order. It
-// matches the catalog's connections, so no render waits inside the database pool.
-const maxRenders = 4
+// renderSlots is how many answers are rendered at once; more wait their turn in order. One per
+// CPU, so cached answers always find a CPU between renders, and never more than the catalog's
+// connections, so no render waits inside the database pool.
+func renderSlots() int { return max(1, min(runtime.GOMAXPROCS(0), catalog.MaxConns)) }
 
 // New builds the server and its routes.
 func New(cfg Config) *Server {
@@ -64,8 +79,9 @@ func New(cfg Config) *Server {
 		s.localizers[lang] = i18n.NewLocalizer(cfg.Bundle, lang)
 	}
 	s.idPrefix = randomPrefix()
-	s.renders = make(chan struct{}, maxRenders)
-	s.e.IPExtractor = echo.ExtractIPDirect() // the client address, not a header it can forge
+	s.renders = make(chan struct{}, renderSlots())
+	s.renderRate = perClient(cfg.RenderRate, cfg.RenderBurst)
+	s.e.IPExtractor = clientIP(cfg.TrustedProxies)
 	s.e.HideBanner = true
 	s.e.HidePort = true
 	s.e.HTTPErrorHandler = s.handleError
@@ -77,6 +93,13 @@ func New(cfg Config) *Server {
 // ServeHTTP makes the server an http.Handler. Pages already rendered are answered from memory
 // before echo routes the request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w, r, done := s.prepare(w, r)
+	if done {
+		return
+	}
+	if s.draining.Load() {
+		w.Header().Set("Connection", "close") // keep-alive clients move to another replica
+	}
 	if s.serveFast(w, r) {
 		return
 	}
@@ -97,3 +120,7 @@ func randomPrefix() string {
 	rand.Read(b)
 	return hex.EncodeToString(b) + "-"
 }
+
+// Drain makes /readyz report not ready, so load balancers stop sending new requests, and asks
+// keep-alive clients to close their connections. Requests keep being answered.
+func (s *Server) Drain() { s.draining.Store(true) }

@@ -18,14 +18,14 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	started := make(chan struct{})
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := plainDrainer{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		close(started)
 		time.Sleep(300 * time.Millisecond)
 		io.WriteString(w, "finished")
-	})
+	})}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), ln, h) }()
+	go func() { done <- serve(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), ln, h, 0) }()
 
 	url := "http://" + ln.Addr().String() + "/"
 	type result struct {
@@ -67,7 +67,7 @@ func TestRunServesEmbeddedCatalog(t *testing.T) {
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), addr, "", "", 0) }()
+	go func() { done <- run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), options{addr: addr, baseURL: "http://localhost"}) }()
 	// /readyz answers 503 until the catalog index is loaded; wait for 200, bounded.
 	var resp *http.Response
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -85,5 +85,60 @@ func TestRunServesEmbeddedCatalog(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+type plainDrainer struct{ http.Handler }
+
+func (plainDrainer) Drain() {}
+
+// On SIGTERM the server first reports not ready for the drain period while it keeps answering,
+// so a load balancer moves traffic away before connections are refused; keep-alive clients see
+// no errors.
+func TestShutdownDrains(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), options{addr: addr, baseURL: "http://localhost", drain: 600 * time.Millisecond})
+	}()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	status := func(path string) int {
+		resp, err := client.Get("http://" + addr + path)
+		if err != nil {
+			return -1
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for deadline := time.Now().Add(15 * time.Second); status("/readyz") != 200; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("never ready")
+		}
+	}
+	if got := status("/en/cases/IL-0016"); got != 200 {
+		t.Fatalf("case page = %d before shutdown", got)
+	}
+	cancel() // as SIGTERM does
+	time.Sleep(100 * time.Millisecond)
+	if got := status("/readyz"); got != 503 {
+		t.Errorf("/readyz while draining = %d, want 503", got)
+	}
+	for i := 0; i < 5; i++ {
+		if got := status("/en/cases/IL-0016"); got != 200 {
+			t.Errorf("request %d while draining = %d, want 200", i, got)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("run = %v, want a clean stop", err)
+	}
+	if got := status("/healthz"); got != -1 {
+		t.Errorf("after the drain the server still answers (%d)", got)
 	}
 }

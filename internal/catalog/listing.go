@@ -42,6 +42,15 @@ func (f Filter) Has(kind, slug string) bool {
 	return false
 }
 
+// Count is the number of filter values chosen, over all kinds.
+func (f Filter) Count() int {
+	n := 0
+	for _, v := range f.Values {
+		n += len(v)
+	}
+	return n
+}
+
 // Empty reports whether the filter has neither search words nor values.
 func (f Filter) Empty() bool {
 	if strings.TrimSpace(f.Q) != "" {

@@ -68,13 +68,13 @@ func OpenFS(fsys fs.FS, name string) (*Store, error) {
 	return newStore(db, func() error { db.Close(); return vfsys.Close() })
 }
 
-// maxConns bounds the read connections to the catalog: each holds its own page cache, and
+// MaxConns bounds the read connections to the catalog: each holds its own page cache, and
 // more connections than cores only queue inside SQLite.
-const maxConns = 4
+const MaxConns = 4
 
 func newStore(db *sql.DB, closeFn func() error) (*Store, error) {
-	db.SetMaxOpenConns(maxConns)
-	db.SetMaxIdleConns(maxConns) // keep them: a closed connection loses its page cache
+	db.SetMaxOpenConns(MaxConns)
+	db.SetMaxIdleConns(MaxConns) // keep them: a closed connection loses its page cache
 	db.SetConnMaxLifetime(0)
 	s := &Store{db: db, close: closeFn, terms: map[string]termRow{}, order: map[string][]string{}, ixDone: make(chan struct{})}
 	if err := s.load(context.Background()); err != nil {
