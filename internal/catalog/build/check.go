@@ -104,6 +104,7 @@ func check(d *Data) Problems {
 			vocab[kind][v.Slug] = true
 		}
 	}
+	checks := checkChecks(d, vocab)
 	ids := map[string]string{}
 	for _, c := range d.Cases {
 		if prev, dup := ids[c.ID]; dup && c.ID != "" {
@@ -113,6 +114,72 @@ func check(d *Data) Problems {
 	}
 	for _, c := range d.Cases {
 		ps = append(ps, checkCase(c, orgs, vocab, ids)...)
+		ps = append(ps, checkCaseChecks(c, checks)...)
+	}
+	return append(ps, checks.problems...)
+}
+
+// checkSet is the checks by slug, with the problems found in data/checks.yaml.
+type checkSet struct {
+	slugs    map[string]bool
+	problems Problems
+}
+
+func checkChecks(d *Data, vocab map[string]map[string]bool) checkSet {
+	cs := checkSet{slugs: map[string]bool{}}
+	file := filepath.Join(d.dir, "checks.yaml")
+	add := func(field, msg string) { cs.problems = append(cs.problems, Problem{File: file, Field: field, Msg: msg}) }
+	for i, ch := range d.Checks {
+		f := fmt.Sprintf("[%d]", i)
+		switch {
+		case !slugPattern.MatchString(ch.Slug):
+			add(f+".slug", fmt.Sprintf("%q is not a slug (lowercase letters, digits and hyphens)", ch.Slug))
+		case cs.slugs[ch.Slug]:
+			add(f+".slug", fmt.Sprintf("duplicate check %q", ch.Slug))
+		}
+		cs.slugs[ch.Slug] = true
+		if len(ch.Components)+len(ch.Factors) == 0 {
+			add(f, fmt.Sprintf("check %q needs at least one component or factor", ch.Slug))
+		}
+		for kind, list := range map[string][]string{"component": ch.Components, "factor": ch.Factors} {
+			for j, v := range list {
+				if !vocab[kind][v] {
+					add(fmt.Sprintf("%s.%ss[%d]", f, kind, j), fmt.Sprintf("unknown %s %q; expected a slug from data/taxonomy.yaml", kind, v))
+				}
+			}
+		}
+		for lang, t := range map[string]CheckText{"en": ch.EN, "ko": ch.KO} {
+			switch {
+			case strings.TrimSpace(t.Title) == "" || strings.TrimSpace(t.Why) == "":
+				add(f+"."+lang, fmt.Sprintf("check %q needs a title and a why in %s", ch.Slug, langName(lang)))
+			case lang == "en" && (HasHangul(t.Title) || HasHangul(t.Why)):
+				add(f+".en", "English text contains Hangul")
+			case lang == "ko" && !HasHangul(t.Title):
+				add(f+".ko", "Korean text contains no Hangul")
+			}
+		}
+	}
+	return cs
+}
+
+// checkCaseChecks checks that a case links existing checks to action items it has.
+func checkCaseChecks(c *Case, checks checkSet) Problems {
+	var ps Problems
+	if len(c.Checks) > 0 && len(c.EN.ActionItems) != len(c.KO.ActionItems) {
+		ps = append(ps, c.problem([]any{"checks"}, "checks", fmt.Sprintf("checks point at action items by position, so en and ko need the same number of action items (en has %d, ko %d)", len(c.EN.ActionItems), len(c.KO.ActionItems))))
+	}
+	for slug, items := range c.Checks {
+		if !checks.slugs[slug] {
+			ps = append(ps, c.problem([]any{"checks", slug}, "checks."+slug, fmt.Sprintf("unknown check %q; expected a slug from data/checks.yaml", slug)))
+		}
+		if len(items) == 0 {
+			ps = append(ps, c.problem([]any{"checks", slug}, "checks."+slug, "expected the positions (from 1) of the action items that support the check"))
+		}
+		for _, n := range items {
+			if n < 1 || n > len(c.EN.ActionItems) {
+				ps = append(ps, c.problem([]any{"checks", slug}, "checks."+slug, fmt.Sprintf("action item %d does not exist; the case has %d", n, len(c.EN.ActionItems))))
+			}
+		}
 	}
 	return ps
 }

@@ -101,6 +101,9 @@ type Case struct {
 	Sources       []Source `yaml:"sources"`
 	Related       []string `yaml:"related"`
 	Timeline      []Event  `yaml:"timeline"`
+	// Checks links the case's action items to checks: a check slug from data/checks.yaml and
+	// the positions (from 1) of the action items that support it.
+	Checks map[string][]int `yaml:"checks"`
 	EN            Text     `yaml:"en"`
 	KO            Text     `yaml:"ko"`
 
@@ -176,9 +179,26 @@ type Org struct {
 	Country string `yaml:"country"` // ISO 3166-1 alpha-2, e.g. KR
 }
 
+// CheckText is a check in one language: an imperative title and one line saying why.
+type CheckText struct {
+	Title string `yaml:"title"`
+	Why   string `yaml:"why"`
+}
+
+// Check is one entry of data/checks.yaml: something to check in your own system, with the
+// components and factors it belongs to.
+type Check struct {
+	Slug       string    `yaml:"slug"`
+	Components []string  `yaml:"components"`
+	Factors    []string  `yaml:"factors"`
+	EN         CheckText `yaml:"en"`
+	KO         CheckText `yaml:"ko"`
+}
+
 // Data is everything under data/, loaded and validated.
 type Data struct {
 	Taxonomy Taxonomy
+	Checks   []Check
 	Orgs     []Org
 	Cases    []*Case // sorted by id
 
@@ -193,6 +213,9 @@ func Load(dir string) (*Data, error) {
 	d := &Data{dir: dir}
 	decodeFile(filepath.Join(dir, "taxonomy.yaml"), &d.Taxonomy, &ps)
 	decodeFile(filepath.Join(dir, "orgs.yaml"), &d.Orgs, &ps)
+	if _, err := os.Stat(filepath.Join(dir, "checks.yaml")); err == nil {
+		decodeFile(filepath.Join(dir, "checks.yaml"), &d.Checks, &ps)
+	}
 	if len(ps) > 0 {
 		return nil, ps
 	}
