@@ -2,7 +2,10 @@ package views
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"incidentlib/internal/catalog"
 )
@@ -87,4 +90,77 @@ func codeSpans(text string) []string {
 		return []string{text}
 	}
 	return parts
+}
+
+// caseTitle is the page title of a case: its headline (or title) and id.
+func caseTitle(c catalog.Case) string {
+	h := c.Text.Headline
+	if h == "" {
+		h = c.Text.Title
+	}
+	return h + " · " + c.ID
+}
+
+// casePreviewTitle is what a link preview shows: "IL-0016 · DigitalOcean · 2026-08-24 — headline".
+func casePreviewTitle(c catalog.Case) string {
+	h := c.Text.Headline
+	if h == "" {
+		h = clip(c.Text.Title, 90)
+	}
+	return c.ID + " · " + c.Org.Label + " · " + c.Date + " — " + h
+}
+
+// checksFor returns the checks that the action item at position n (from 1) supports.
+func checksFor(links []catalog.CheckLink, n int) []catalog.Term {
+	var out []catalog.Term
+	for _, l := range links {
+		if slices.Contains(l.Items, n) {
+			out = append(out, l.Check)
+		}
+	}
+	return out
+}
+
+func otherTimeline(c *catalog.Case) []catalog.Event {
+	if c == nil {
+		return nil
+	}
+	return c.Timeline
+}
+
+// elapsed is the time from the timeline's start (the event marked start, or the first one) to
+// event i, as "+1h 52m"; false for the start itself and for events before it.
+func elapsed(lang string, evs []catalog.Event, i int) (string, bool) {
+	start := evs[0].At
+	for _, e := range evs {
+		if e.Mark == "start" {
+			start = e.At
+			break
+		}
+	}
+	m := int(evs[i].At.Sub(start).Minutes())
+	if m <= 0 {
+		return "", false
+	}
+	return "+" + FormatMinutes(lang, &m), true
+}
+
+// FormatEventTime shows a timeline time as the source gave it, with its zone: "16:56 UTC" or
+// "09:00 UTC+9", and the date when it is not the day of the case.
+func FormatEventTime(lang string, t time.Time) string {
+	zone := "UTC"
+	if _, off := t.Zone(); off != 0 {
+		zone = fmt.Sprintf("UTC%+d", off/3600)
+		if off%3600 != 0 {
+			zone = fmt.Sprintf("UTC%+d:%02d", off/3600, abs(off%3600)/60)
+		}
+	}
+	return FormatDate(lang, t.Format("2006-01-02")) + " " + t.Format("15:04") + " " + zone
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -28,6 +28,18 @@ func KindOfPath(segment string) (string, bool) {
 	return "", false
 }
 
+// CheckURL is the page of one check.
+func CheckURL(lang, slug string) string { return "/" + lang + "/checks/" + url.PathEscape(slug) }
+
+// ChecksURL is the list of checks, narrowed to a stack when components or factors are given.
+func ChecksURL(lang string, q url.Values) string { return withQuery("/"+lang+"/checks", q) }
+
+// CardImageURL is a case's link-preview image.
+func CardImageURL(lang, id string) string { return "/" + lang + "/cases/" + id + "/card.png" }
+
+// NeutralCaseURL is a case's address without a language: it opens in the reader's language.
+func NeutralCaseURL(id string) string { return "/cases/" + id }
+
 // HomeURL is the listing without filters.
 func HomeURL(lang string) string { return "/" + lang + "/" }
 

@@ -25,14 +25,15 @@ type apiTerm struct {
 }
 
 type apiCard struct {
-	ID      string    `json:"id"`
-	URL     string    `json:"url"`
-	Org     apiTerm   `json:"org"`
-	Date    string    `json:"date"`
-	Title   string    `json:"title"`
-	Summary string    `json:"summary"`
-	Snippet string    `json:"snippet,omitempty"`
-	Tags    []apiTerm `json:"tags"`
+	ID       string    `json:"id"`
+	URL      string    `json:"url"`
+	Org      apiTerm   `json:"org"`
+	Date     string    `json:"date"`
+	Headline string    `json:"headline,omitempty"`
+	Title    string    `json:"title"`
+	Summary  string    `json:"summary"`
+	Snippet  string    `json:"snippet,omitempty"`
+	Tags     []apiTerm `json:"tags"`
 }
 
 type apiFacet struct {
@@ -81,7 +82,25 @@ type apiCase struct {
 	Factors       []apiTerm               `json:"factors"`
 	Sources       []catalog.Source        `json:"sources"`
 	Text          map[string]catalog.Text `json:"text"`
+	Timeline      []apiEvent              `json:"timeline"`
+	Checks        []apiCheckLink          `json:"checks"`
 	Related       []apiRelated            `json:"related"`
+}
+
+// apiEvent is a timeline event: the time as the source gave it, in UTC too, and the text in
+// each language asked for.
+type apiEvent struct {
+	At   string            `json:"at"`
+	UTC  string            `json:"utc"`
+	Mark string            `json:"mark,omitempty"`
+	Text map[string]string `json:"text"`
+}
+
+type apiCheckLink struct {
+	Slug  string `json:"slug"`
+	Title string `json:"title"`
+	URL   string `json:"url"`
+	Items []int  `json:"items"`
 }
 
 type apiVocabEntry struct {
@@ -127,7 +146,7 @@ func (s *Server) cards(r *http.Request, lang string, cs []catalog.Card) []apiCar
 			snip.WriteString(sp.Text)
 		}
 		out = append(out, apiCard{ID: c.ID, URL: s.origin(r) + views.CaseURL(lang, c.ID), Org: term(c.Org), Date: c.Date,
-			Title: c.Title, Summary: c.Summary, Snippet: snip.String(), Tags: terms(c.Tags)})
+			Headline: c.Headline, Title: c.Title, Summary: c.Summary, Snippet: snip.String(), Tags: terms(c.Tags)})
 	}
 	return out
 }
@@ -190,15 +209,26 @@ func (s *Server) apiCase(c echo.Context) error {
 		}
 		langs = []string{lang}
 	}
-	out := apiCase{Text: map[string]catalog.Text{}}
+	out := apiCase{Text: map[string]catalog.Text{}, Timeline: []apiEvent{}, Checks: []apiCheckLink{}}
 	for i, lang := range langs {
 		cs, err := s.cat.Case(c.Request().Context(), lang, id)
 		if err != nil {
 			return s.caseNotFound(err, id)
 		}
 		out.Text[lang] = cs.Text
+		for j, e := range cs.Timeline {
+			if i == 0 {
+				out.Timeline = append(out.Timeline, apiEvent{At: e.At.Format("2006-01-02T15:04Z07:00"),
+					UTC: e.At.UTC().Format("2006-01-02T15:04Z07:00"), Mark: e.Mark, Text: map[string]string{}})
+			}
+			out.Timeline[j].Text[lang] = e.Text
+		}
 		if i > 0 {
 			continue
+		}
+		for _, l := range cs.Checks {
+			out.Checks = append(out.Checks, apiCheckLink{Slug: l.Check.Slug, Title: l.Check.Label,
+				URL: s.origin(c.Request()) + views.CheckURL(lang, l.Check.Slug), Items: l.Items})
 		}
 		out.ID, out.Org, out.Date = cs.ID, term(cs.Org), cs.Date
 		out.URL = s.origin(c.Request()) + views.CaseURL(lang, cs.ID)

@@ -168,7 +168,7 @@ func finish(cr *cachedResponse) {
 	cr.header.Del("Content-Length")
 	cr.header.Del("Set-Cookie")
 	cr.header.Del(echo.HeaderXRequestID) // each request keeps its own id
-	cr.header.Del("ETag") // set per encoding when written
+	cr.header.Del("ETag")                // set per encoding when written
 	if cr.header.Get("Cache-Control") == "" {
 		cr.header.Set("Cache-Control", pageCacheControl)
 	}

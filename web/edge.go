@@ -90,7 +90,7 @@ func isLangRoot(p string) bool { return len(p) == 4 && p[0] == '/' && p[3] == '/
 var (
 	listingParams = append(slices.Clone(catalog.FilterKinds), "q", "page", "sort")
 	apiListParams = append(slices.Clone(listingParams), "lang", "page_size")
-	caseParams    = []string{"from"}
+	caseParams    = []string{"from", "view"}
 	topicParams   = []string{"page", "from"}
 	langParams    = []string{"lang"}
 )
@@ -100,6 +100,10 @@ func paramsFor(path string) []string {
 	switch {
 	case path == "/api/v1/cases":
 		return apiListParams
+	case strings.HasSuffix(path, "/cite") && strings.HasPrefix(path, "/api/v1/cases/"):
+		return []string{"lang", "format"}
+	case path == "/api/v1/checks":
+		return append([]string{"lang"}, stackParams...)
 	case strings.HasPrefix(path, "/api/v1/"):
 		return langParams
 	case len(path) >= 4 && path[0] == '/' && path[3] == '/' && validLang(path[1:3]):
@@ -107,6 +111,8 @@ func paramsFor(path string) []string {
 		switch {
 		case rest == "" || rest == "graph":
 			return listingParams
+		case rest == "checks":
+			return stackParams
 		case strings.HasPrefix(rest, "cases/"):
 			return caseParams
 		case strings.Count(rest, "/") == 1:

@@ -54,6 +54,7 @@ func (s *Server) mcp() echo.HandlerFunc {
 	mcp.AddTool(srv, listIncidentsTool, s.toolListIncidents)
 	mcp.AddTool(srv, getTopicTool, s.toolGetTopic)
 	mcp.AddTool(srv, vocabTool, s.toolVocab)
+	mcp.AddTool(srv, getChecklistTool, s.toolGetChecklist)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,

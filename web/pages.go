@@ -37,6 +37,17 @@ func (s *Server) showCase(c echo.Context) error {
 		return s.caseNotFound(err, id)
 	}
 	v := views.CaseView{Case: cs}
+	switch view := c.QueryParam("view"); view {
+	case "":
+	case "both":
+		other, err := s.cat.Case(c.Request().Context(), otherLang(c.Param("lang")), id)
+		if err != nil {
+			return err
+		}
+		v.Other = &other
+	default:
+		return inputErr("error.bad_view", "view", map[string]any{"Value": clipValue(view)})
+	}
 	if from := c.QueryParam("from"); from != "" {
 		if f, err := s.parseFilter(from, catalog.DefaultPageSize); err == nil {
 			v.From = &f
@@ -84,4 +95,11 @@ func (s *Server) showGraph(c echo.Context) error {
 // showAPIPage explains the API and the MCP server.
 func (s *Server) showAPIPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.APIPage())
+}
+
+func otherLang(lang string) string {
+	if lang == "ko" {
+		return "en"
+	}
+	return "ko"
 }

@@ -1,6 +1,11 @@
 package web
 
 import (
+	"bytes"
+
+	"github.com/yuin/goldmark"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+
 	"io"
 	"log/slog"
 	"net/http"
@@ -25,8 +30,11 @@ func serverWithEvilData(t *testing.T) *Server {
 	dir := t.TempDir()
 	src := testcatalog.Dir()
 	os.MkdirAll(filepath.Join(dir, "cases"), 0o755)
-	for _, f := range []string{"taxonomy.yaml", "orgs.yaml"} {
+	for _, f := range []string{"taxonomy.yaml", "orgs.yaml", "checks.yaml"} {
 		b, _ := os.ReadFile(filepath.Join(src, f))
+		if f == "checks.yaml" {
+			b = []byte(strings.Replace(string(b), "title: Rehearse", "title: >-\n      "+evil+" Rehearse", 1))
+		}
 		os.WriteFile(filepath.Join(dir, f), b, 0o644)
 	}
 	entries, _ := os.ReadDir(filepath.Join(src, "cases"))
@@ -57,12 +65,18 @@ func serverWithEvilData(t *testing.T) *Server {
 // Markup in the data is shown as text everywhere, never run.
 func TestDataIsEscaped(t *testing.T) {
 	s := serverWithEvilData(t)
-	for _, p := range []string{"/en/cases/IL-0090", "/en/", "/en/?q=bgp", "/en/causes/config-change", "/en/cases/IL-0048", "/en/feed.xml", "/api/v1/cases/IL-0090"} {
+	for _, p := range []string{"/en/cases/IL-0090", "/en/", "/en/?q=bgp", "/en/causes/config-change", "/en/cases/IL-0048", "/en/feed.xml", "/api/v1/cases/IL-0090", "/en/checks", "/en/checks/datacenter-loss-drill", "/en/cases/IL-0003", "/en/checks?format=md"} {
 		r := get(t, s, p)
 		if r.status != 200 {
 			t.Fatalf("GET %s = %d", p, r.status)
 		}
-		if strings.Contains(r.body, "<script>alert") || strings.Contains(r.body, "<img src=x") {
+		body := r.body
+		if strings.Contains(p, "format=md") { // Markdown is safe when a renderer shows it as text
+			var html bytes.Buffer
+			goldmark.New(goldmark.WithRendererOptions(gmhtml.WithUnsafe())).Convert([]byte(body), &html)
+			body = html.String()
+		}
+		if strings.Contains(body, "<script>alert") || strings.Contains(body, "<img src=x") {
 			t.Errorf("GET %s writes the markup from the data unescaped", p)
 		}
 	}

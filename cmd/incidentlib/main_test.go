@@ -67,7 +67,9 @@ func TestRunServesEmbeddedCatalog(t *testing.T) {
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), options{addr: addr, baseURL: "http://localhost"}) }()
+	go func() {
+		done <- run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), options{addr: addr, baseURL: "http://localhost"})
+	}()
 	// /readyz answers 503 until the catalog index is loaded; wait for 200, bounded.
 	var resp *http.Response
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {

@@ -2,7 +2,10 @@
 // related cases. It opens the SQLite file read-only and knows nothing of HTTP or UI wording.
 package catalog
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 // ErrNotFound reports that an id or slug names nothing in the catalog.
 var ErrNotFound = errors.New("not found")
@@ -34,22 +37,6 @@ type Term struct {
 	Label string
 }
 
-// Text is the prose of a case in one language. Empty strings and nil lists mean the source did
-// not give the field.
-type Text struct {
-	Title         string   `json:"title"`
-	Summary       string   `json:"summary"`
-	Region        string   `json:"region,omitempty"`
-	Scope         string   `json:"scope,omitempty"`
-	UsersAffected string   `json:"users_affected,omitempty"`
-	Symptoms      string   `json:"symptoms"`
-	Trigger       string   `json:"trigger"`
-	Detection     string   `json:"detection,omitempty"`
-	Remediation   []string `json:"remediation,omitempty"`
-	ActionItems   []string `json:"action_items,omitempty"`
-	Lessons       string   `json:"lessons,omitempty"`
-}
-
 // Source is a public report a case is written from.
 type Source struct {
 	URL     string `json:"url"`
@@ -60,13 +47,15 @@ type Source struct {
 
 // Card is what a listing shows of a case.
 type Card struct {
-	ID      string
-	Org     Term
-	Date    string // YYYY-MM-DD, YYYY-MM or YYYY, UTC
-	Title   string
-	Summary string
-	Tags    []Term // causes, symptoms, components, factors in that order
-	Snippet []Span // where the search words matched; nil without search words
+	ID       string
+	Org      Term
+	Date     string // YYYY-MM-DD, YYYY-MM or YYYY, UTC
+	Title    string
+	Headline string // empty for a case not yet given one
+	Summary  string
+	Text     Text   // trigger, detection and remediation, for the card's lines
+	Tags     []Term // causes, symptoms, components, factors in that order
+	Snippet  []Span // where the search words matched; nil without search words
 }
 
 // Span is a piece of snippet text; Hit marks a search match.
@@ -90,8 +79,23 @@ type Case struct {
 	Factors       []Term
 	Sources       []Source
 	Text          Text
+	Timeline      []Event // in time order; empty when the source gives no times
+	Checks        []CheckLink
 	Related       []Related
 	Prev, Next    string // neighbouring ids in newest-first order; empty at the ends
+}
+
+// Event is a moment of a case's timeline in one language.
+type Event struct {
+	At   time.Time // with the offset the source gave (UTC or local)
+	Mark string    // start, detected, mitigated, resolved, or empty
+	Text string
+}
+
+// CheckLink is a check that some of a case's action items support.
+type CheckLink struct {
+	Check Term  // Kind "check"
+	Items []int // positions (from 1) in the case's action items
 }
 
 // Related is another case and why it is related.

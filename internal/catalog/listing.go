@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -315,7 +316,7 @@ func (s *Store) cards(ctx context.Context, lang string, ix *index, nums []int32,
 	for _, n := range nums {
 		args = append(args, n)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.num, c.id, c.org, c.date, t.title, t.summary, t.symptoms, t.trigger
+	rows, err := s.db.QueryContext(ctx, `SELECT c.num, c.id, c.org, c.date, t.title, t.headline, t.summary, t.text
 		FROM cases c JOIN case_text t ON t.num = c.num AND t.lang = ? WHERE c.num IN (`+placeholders(len(nums))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list cases: %w", err)
@@ -324,14 +325,17 @@ func (s *Store) cards(ctx context.Context, lang string, ix *index, nums []int32,
 	byNum := map[int32]Card{}
 	for rows.Next() {
 		var num int32
-		var org, symptoms, trigger string
+		var org, text string
 		var c Card
-		if err := rows.Scan(&num, &c.ID, &org, &c.Date, &c.Title, &c.Summary, &symptoms, &trigger); err != nil {
+		if err := rows.Scan(&num, &c.ID, &org, &c.Date, &c.Title, &c.Headline, &c.Summary, &text); err != nil {
 			return nil, err
+		}
+		if err := json.Unmarshal([]byte(text), &c.Text); err != nil {
+			return nil, fmt.Errorf("case %s text: %w", c.ID, err)
 		}
 		c.Org = s.Term(lang, KindOrg, org)
 		if len(words) > 0 {
-			for _, text := range []string{c.Summary, symptoms, trigger, c.Title} {
+			for _, text := range []string{c.Summary, c.Text.Symptoms, c.Text.Trigger, c.Title} {
 				if c.Snippet = Highlight(text, words, 180); c.Snippet != nil {
 					break
 				}

@@ -23,6 +23,7 @@ type Store struct {
 	order  map[string][]string
 	years  []string // years with cases, newest first
 	total  int
+	checks []checkRow    // checks with enough supporting cases, in their defined order
 	ix     indexOnce     // the tags of every case, loaded on first use
 	ixDone chan struct{} // closed once the index is loaded
 }
@@ -31,6 +32,7 @@ type termRow struct {
 	kind, slug    string
 	label, def    [2]string // en, ko
 	aliases       []string
+	country       string
 	pos           int
 	hasCases      bool
 	casesForTopic int
@@ -97,7 +99,7 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Count() int { return s.total }
 
 func (s *Store) load(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT kind, slug, pos, label_en, label_ko, definition_en, definition_ko, aliases,
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, slug, pos, label_en, label_ko, definition_en, definition_ko, aliases, country,
 		(SELECT count(*) FROM tags g WHERE g.kind = t.kind AND g.slug = t.slug) FROM terms t ORDER BY kind, pos`)
 	if err != nil {
 		return err
@@ -106,7 +108,7 @@ func (s *Store) load(ctx context.Context) error {
 	for rows.Next() {
 		var t termRow
 		var aliases string
-		if err := rows.Scan(&t.kind, &t.slug, &t.pos, &t.label[0], &t.label[1], &t.def[0], &t.def[1], &aliases, &t.casesForTopic); err != nil {
+		if err := rows.Scan(&t.kind, &t.slug, &t.pos, &t.label[0], &t.label[1], &t.def[0], &t.def[1], &aliases, &t.country, &t.casesForTopic); err != nil {
 			return err
 		}
 		json.Unmarshal([]byte(aliases), &t.aliases)
@@ -128,6 +130,9 @@ func (s *Store) load(ctx context.Context) error {
 			return err
 		}
 		s.years = append(s.years, strconv.Itoa(y))
+	}
+	if err := s.loadChecks(ctx); err != nil {
+		return err
 	}
 	return s.db.QueryRowContext(ctx, `SELECT count(*) FROM cases`).Scan(&s.total)
 }
@@ -154,6 +159,9 @@ func (s *Store) Term(lang, kind, slug string) Term {
 	}
 	return Term{Kind: kind, Slug: slug, Label: slug}
 }
+
+// Country is an organization's ISO 3166 two-letter country code, or "".
+func (s *Store) Country(org string) string { return s.terms[KindOrg+"/"+org].country }
 
 // Values lists the values of a kind in their defined order (years newest first), with labels.
 // Organizations without cases are left out.
@@ -200,13 +208,10 @@ func (s *Store) Case(ctx context.Context, lang, id string) (Case, error) {
 	var num int
 	var org string
 	var ttd, ttr sql.NullInt64
-	var rem, act string
-	err := s.db.QueryRowContext(ctx, `SELECT c.num, c.org, c.date, c.severity, c.time_to_detect, c.time_to_resolve,
-		t.title, t.summary, t.region, t.scope, t.users_affected, t.symptoms, t.trigger, t.detection, t.remediation, t.action_items, t.lessons
+	var text, timeline string
+	err := s.db.QueryRowContext(ctx, `SELECT c.num, c.org, c.date, c.severity, c.time_to_detect, c.time_to_resolve, c.timeline, t.text
 		FROM cases c JOIN case_text t ON t.num = c.num AND t.lang = ? WHERE c.id = ?`, lang, id).Scan(
-		&num, &org, &c.Date, &c.Severity, &ttd, &ttr,
-		&c.Text.Title, &c.Text.Summary, &c.Text.Region, &c.Text.Scope, &c.Text.UsersAffected, &c.Text.Symptoms,
-		&c.Text.Trigger, &c.Text.Detection, &rem, &act, &c.Text.Lessons)
+		&num, &org, &c.Date, &c.Severity, &ttd, &ttr, &timeline, &text)
 	if err == sql.ErrNoRows {
 		return Case{}, fmt.Errorf("case %q: %w", id, ErrNotFound)
 	}
@@ -222,8 +227,15 @@ func (s *Store) Case(ctx context.Context, lang, id string) (Case, error) {
 		v := int(ttr.Int64)
 		c.TimeToResolve = &v
 	}
-	json.Unmarshal([]byte(rem), &c.Text.Remediation)
-	json.Unmarshal([]byte(act), &c.Text.ActionItems)
+	if err := json.Unmarshal([]byte(text), &c.Text); err != nil {
+		return Case{}, fmt.Errorf("case %s text: %w", id, err)
+	}
+	if c.Timeline, err = readTimeline(timeline, lang); err != nil {
+		return Case{}, fmt.Errorf("case %s timeline: %w", id, err)
+	}
+	if c.Checks, err = s.checksOf(ctx, lang, num); err != nil {
+		return Case{}, err
+	}
 	tags, err := s.tagsOf(ctx, lang, []int{num})
 	if err != nil {
 		return Case{}, err

@@ -14,7 +14,7 @@ func fixture(t *testing.T, edit func(string) string, extra map[string]string) st
 	t.Helper()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "cases"), 0o755)
-	for _, f := range []string{"taxonomy.yaml", "orgs.yaml"} {
+	for _, f := range []string{"taxonomy.yaml", "orgs.yaml", "checks.yaml"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", f))
 		if err != nil {
 			t.Fatal(err)
@@ -43,6 +43,31 @@ func replace(old, new string) func(string) string {
 
 func keep(s string) string { return s }
 
+// dropKey removes a one-line or folded key from the en or ko text of a case.
+func dropKey(lang, key string) func(string) string {
+	return func(s string) string {
+		i := strings.Index(s, "\n"+lang+":\n")
+		j := strings.Index(s[i:], "\n  "+key+":")
+		if i < 0 || j < 0 {
+			panic("fixture has no " + lang + "." + key)
+		}
+		start := i + j + 1
+		end := start + 1
+		for end < len(s) {
+			nl := strings.IndexByte(s[end:], '\n')
+			if nl < 0 {
+				end = len(s)
+				break
+			}
+			end += nl + 1
+			if !strings.HasPrefix(s[end:], "    ") {
+				break
+			}
+		}
+		return s[:start] + s[end:]
+	}
+}
+
 func TestLoadValid(t *testing.T) {
 	d, err := Load(fixture(t, keep, nil))
 	if err != nil {
@@ -65,14 +90,17 @@ func TestLoadRejectsBadData(t *testing.T) {
 	}{
 		{"unknown cause", replace("causes: [power-facility]", "causes: [power-outage]"), nil, "IL-0003.yaml:", `causes[0]: unknown cause "power-outage"`},
 		{"unknown org", replace("org: kakao", "org: kakao-corp"), nil, "IL-0003.yaml:2", `org: unknown organization "kakao-corp"`},
-		{"missing Korean title", replace("ko:\n  title:", "ko:\n  titel:"), nil, "IL-0003.yaml:", "field titel not found"},
-		{"missing Korean summary", func(s string) string {
-			i := strings.Index(s, "ko:\n")
-			j := strings.Index(s[i:], "  summary:")
-			return s[:i+j] + "  summary_old:" + s[i+j+len("  summary:"):]
-		}, nil, "IL-0003.yaml", "summary_old"},
+		{"missing Korean title", dropKey("ko", "title"), nil, "IL-0003.yaml:", "ko.title: missing; the title of the case in Korean (ko) is required"},
+		{"missing Korean summary", dropKey("ko", "summary"), nil, "IL-0003.yaml:", "ko.summary: missing; the summary of the case in Korean (ko) is required"},
+		{"headline too long", replace("en:\n", "en:\n  headline: "+strings.Repeat("x", 61)+"\n"), nil, "IL-0003.yaml:", "en.headline: a headline is one line of at most 60 characters in English (en) (this one has 61)"},
+		{"only one language", replace("en:\n", "en:\n  headline: Kakao goes dark\n"), nil, "IL-0003.yaml:", "ko.headline: missing in Korean (ko) but present in the other language"},
+		{"timeline disagrees", replace("sources:", "time_to_resolve: 60\ntimeline:\n  - {at: \"2022-10-15T15:19+09:00\", mark: start, en: Fire, ko: 화재}\n  - {at: \"2022-10-15T17:19+09:00\", mark: resolved, en: Back, ko: 복구}\nsources:"), nil, "IL-0003.yaml:", `time_to_resolve: 60 minutes does not match the timeline, where "resolved" comes 120 minutes after "start"`},
+		{"timeline bad time", replace("sources:", "timeline:\n  - {at: \"15:19 KST\", en: Fire, ko: 화재}\nsources:"), nil, "IL-0003.yaml:", `timeline[0].at: "15:19 KST" is not a time`},
+		{"timeline out of order", replace("sources:", "timeline:\n  - {at: \"2022-10-15T16:00Z\", en: B, ko: 나}\n  - {at: \"2022-10-15T15:00Z\", en: A, ko: 가}\nsources:"), nil, "IL-0003.yaml:", "timeline[1].at: events must be in time order"},
+		{"unknown check", replace("checks:\n", "checks:\n  be-careful: [1]\n"), nil, "IL-0003.yaml:", `checks.be-careful: unknown check "be-careful"`},
+		{"check item out of range", replace("recovery-playbook: [2]", "recovery-playbook: [9]"), nil, "IL-0003.yaml:", "checks.recovery-playbook: action item 9 does not exist; the case has 4"},
 		{"Hangul in English", replace("en:\n  title: ", "en:\n  title: 카카오 "), nil, "IL-0003.yaml:", "en.title: English text contains Hangul"},
-		{"duplicate id", keep, map[string]string{"IL-0004.yaml": strings.Replace(string(valid), "id: IL-0003", "id: IL-0003", 1)}, "IL-0004.yaml", "IL-0003 does not match the file name"},
+		{"id not the file name", keep, map[string]string{"IL-0004.yaml": string(valid)}, "IL-0004.yaml", "id: IL-0003 does not match the file name; expected IL-0004"},
 		{"bad date", replace("date: 2022-10-15", "date: 2022-13-45"), nil, "IL-0003.yaml:3", `date: "2022-13-45" is not a calendar date`},
 		{"date words", replace("date: 2022-10-15", "date: October 2022"), nil, "IL-0003.yaml:3", "is not a date"},
 		{"bad url", func(s string) string {

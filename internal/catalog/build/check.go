@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"incidentlib/internal/catalog"
 )
 
 var (
@@ -24,46 +26,10 @@ var SourceKinds = []string{"official-postmortem", "official-status", "engineerin
 // Severities are the allowed severity values.
 var Severities = []string{"critical", "major", "minor"}
 
-// MaxTitle is the longest title allowed, in characters: a title is one line.
-const MaxTitle = 200
-
-// MaxHeadline is the longest headline allowed per language, in characters. A headline names the
-// organization and what failed; it serves link previews, cards and feeds.
-var MaxHeadline = map[string]int{"en": 60, "ko": 40}
-
 // Marks are the moments of a timeline that the case's durations count from and to.
 var Marks = []string{"start", "detected", "mitigated", "resolved"}
 
 var countryPattern = regexp.MustCompile(`^[A-Z]{2}$`)
-
-// textField is one prose field of a case, read the same way in both languages.
-type textField struct {
-	key      string
-	required bool
-	get      func(*Text) []string
-}
-
-var textFields = []textField{
-	{"title", true, func(t *Text) []string { return one(t.Title) }},
-	{"headline", false, func(t *Text) []string { return one(t.Headline) }},
-	{"summary", true, func(t *Text) []string { return one(t.Summary) }},
-	{"region", false, func(t *Text) []string { return one(t.Region) }},
-	{"scope", false, func(t *Text) []string { return one(t.Scope) }},
-	{"users_affected", false, func(t *Text) []string { return one(t.UsersAffected) }},
-	{"symptoms", true, func(t *Text) []string { return one(t.Symptoms) }},
-	{"trigger", true, func(t *Text) []string { return one(t.Trigger) }},
-	{"detection", false, func(t *Text) []string { return one(t.Detection) }},
-	{"remediation", false, func(t *Text) []string { return t.Remediation }},
-	{"action_items", false, func(t *Text) []string { return t.ActionItems }},
-	{"lessons", false, func(t *Text) []string { return one(t.Lessons) }},
-}
-
-func one(s string) []string {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	return []string{s}
-}
 
 // HasHangul reports whether s contains a Hangul syllable or letter.
 func HasHangul(s string) bool {
@@ -105,11 +71,9 @@ func check(d *Data) Problems {
 		}
 	}
 	checks := checkChecks(d, vocab)
+	// Ids are unique because each must equal its file's name (checked in checkCase).
 	ids := map[string]string{}
 	for _, c := range d.Cases {
-		if prev, dup := ids[c.ID]; dup && c.ID != "" {
-			ps = append(ps, c.problem([]any{"id"}, "id", fmt.Sprintf("duplicate id %s, also used by %s", c.ID, prev)))
-		}
 		ids[c.ID] = c.file
 	}
 	for _, c := range d.Cases {
@@ -128,7 +92,9 @@ type checkSet struct {
 func checkChecks(d *Data, vocab map[string]map[string]bool) checkSet {
 	cs := checkSet{slugs: map[string]bool{}}
 	file := filepath.Join(d.dir, "checks.yaml")
-	add := func(field, msg string) { cs.problems = append(cs.problems, Problem{File: file, Field: field, Msg: msg}) }
+	add := func(field, msg string) {
+		cs.problems = append(cs.problems, Problem{File: file, Field: field, Msg: msg})
+	}
 	for i, ch := range d.Checks {
 		f := fmt.Sprintf("[%d]", i)
 		switch {
@@ -288,23 +254,23 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, 
 			add([]any{"related", i}, fmt.Sprintf("related case %s does not exist", r))
 		}
 	}
-	for _, f := range textFields {
-		en, ko := f.get(&c.EN), f.get(&c.KO)
+	for _, f := range catalog.Fields {
+		en, ko := f.Values(&c.EN), f.Values(&c.KO)
 		for _, lang := range []string{"en", "ko"} {
 			vals := en
 			if lang == "ko" {
 				vals = ko
 			}
-			path := []any{lang, f.key}
+			path := []any{lang, f.Key}
 			if len(vals) == 0 {
-				if f.required {
-					add([]any{lang, f.key}, fmt.Sprintf("missing; the %s of the case in %s is required", f.key, langName(lang)))
+				if f.Required {
+					add([]any{lang, f.Key}, fmt.Sprintf("missing; the %s of the case in %s is required", f.Key, langName(lang)))
 				}
 				continue
 			}
 			for i, v := range vals {
 				p := path
-				if f.key == "remediation" || f.key == "action_items" {
+				if f.List {
 					p = append(append([]any{}, path...), i)
 				}
 				switch {
@@ -314,42 +280,34 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, 
 					add(p, "empty text")
 				case lang == "en" && HasHangul(v):
 					add(p, "English text contains Hangul; write Korean names in romanization")
-				case lang == "ko" && f.key != "region" && !HasHangul(v):
+				case lang == "ko" && f.Key != "region" && !HasHangul(v):
 					add(p, "Korean text contains no Hangul")
 				}
 			}
 		}
-		if !f.required && (len(en) == 0) != (len(ko) == 0) {
+		if !f.Required && (len(en) == 0) != (len(ko) == 0) {
 			missing := "ko"
 			if len(en) == 0 {
 				missing = "en"
 			}
-			add([]any{missing, f.key}, fmt.Sprintf("missing in %s but present in the other language; write both or neither", langName(missing)))
+			add([]any{missing, f.Key}, fmt.Sprintf("missing in %s but present in the other language; write both or neither", langName(missing)))
 		}
 	}
-	for _, lang := range []string{"en", "ko"} {
-		t := c.Lang(lang).Title
-		if utf8.RuneCountInString(t) > MaxTitle || strings.ContainsAny(t, "\n\r") {
-			add([]any{lang, "title"}, fmt.Sprintf("a title is one line of at most %d characters", MaxTitle))
-		}
-		h := c.Lang(lang).Headline
-		if utf8.RuneCountInString(h) > MaxHeadline[lang] || strings.ContainsAny(h, "\n\r") {
-			add([]any{lang, "headline"}, fmt.Sprintf("a headline is one line of at most %d characters in %s (this one has %d)", MaxHeadline[lang], langName(lang), utf8.RuneCountInString(h)))
+	for _, f := range catalog.Fields {
+		for _, lang := range []string{"en", "ko"} {
+			limit := f.Max
+			if lang == "ko" {
+				limit = f.MaxKO
+			}
+			for _, v := range f.Values(c.Lang(lang)) {
+				if n := utf8.RuneCountInString(v); limit > 0 && (n > limit || strings.ContainsAny(v, "\n\r")) {
+					add([]any{lang, f.Key}, fmt.Sprintf("a %s is one line of at most %d characters in %s (this one has %d)", f.Key, limit, langName(lang), n))
+				}
+			}
 		}
 	}
 	ps = append(ps, checkTimeline(c)...)
 	return ps
-}
-
-// ParseEventTime reads a timeline time: RFC 3339 with or without seconds, in UTC (Z) or with
-// the local offset.
-func ParseEventTime(s string) (time.Time, error) {
-	for _, layout := range []string{"2006-01-02T15:04Z07:00", time.RFC3339} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("%q is not a time; expected UTC as 2026-08-24T16:56Z or a local time with its offset as 2026-08-24T16:56+09:00", s)
 }
 
 // checkTimeline checks each event and that the case's durations agree with its marked events.
@@ -361,7 +319,7 @@ func checkTimeline(c *Case) Problems {
 	marked := map[string]time.Time{}
 	var prev time.Time
 	for i, e := range c.Timeline {
-		t, err := ParseEventTime(e.At)
+		t, err := catalog.ParseEventTime(e.At)
 		if err != nil {
 			add([]any{"timeline", i, "at"}, err.Error())
 		} else {

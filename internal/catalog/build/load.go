@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"incidentlib/internal/catalog"
 )
 
 // Problem is one thing wrong in the data, located as precisely as the YAML allows.
@@ -51,21 +53,9 @@ func (ps Problems) Error() string {
 	return b.String()
 }
 
-// Text is the prose of a case in one language, as written in the case file.
-type Text struct {
-	Title         string   `yaml:"title"`
-	Headline      string   `yaml:"headline"`
-	Summary       string   `yaml:"summary"`
-	Region        string   `yaml:"region"`
-	Scope         string   `yaml:"scope"`
-	UsersAffected string   `yaml:"users_affected"`
-	Symptoms      string   `yaml:"symptoms"`
-	Trigger       string   `yaml:"trigger"`
-	Detection     string   `yaml:"detection"`
-	Remediation   []string `yaml:"remediation"`
-	ActionItems   []string `yaml:"action_items"`
-	Lessons       string   `yaml:"lessons"`
-}
+// Text is the prose of a case in one language: the catalog's own type, so a field is defined
+// once (catalog.Fields).
+type Text = catalog.Text
 
 // Source is a cited report.
 type Source struct {
@@ -80,10 +70,10 @@ type Source struct {
 // its offset ("2026-08-24T16:56+09:00"). Mark names the moments the case's durations count from
 // and to.
 type Event struct {
-	At   string `yaml:"at"`
-	Mark string `yaml:"mark"`
-	EN   string `yaml:"en"`
-	KO   string `yaml:"ko"`
+	At   string `yaml:"at" json:"at"`
+	Mark string `yaml:"mark" json:"mark,omitempty"`
+	EN   string `yaml:"en" json:"en"`
+	KO   string `yaml:"ko" json:"ko"`
 }
 
 // Case is one case file.
@@ -104,8 +94,8 @@ type Case struct {
 	// Checks links the case's action items to checks: a check slug from data/checks.yaml and
 	// the positions (from 1) of the action items that support it.
 	Checks map[string][]int `yaml:"checks"`
-	EN            Text     `yaml:"en"`
-	KO            Text     `yaml:"ko"`
+	EN     Text             `yaml:"en"`
+	KO     Text             `yaml:"ko"`
 
 	file string
 	root *yaml.Node

@@ -10,26 +10,39 @@ CREATE TABLE cases (
   year INTEGER NOT NULL,
   severity TEXT NOT NULL,      -- '' when unknown
   time_to_detect INTEGER,      -- minutes, NULL when unknown
-  time_to_resolve INTEGER      -- minutes, NULL when unknown
+  time_to_resolve INTEGER,     -- minutes, NULL when unknown
+  timeline TEXT NOT NULL       -- JSON array of {"at","mark","en","ko"}, in time order
 );
 CREATE INDEX cases_date ON cases (date DESC, num DESC);
 
--- The prose of each case per language; lists are JSON arrays of strings.
+-- The prose of each case per language: the columns lists and cards read, and the whole text
+-- as JSON (catalog.Text), so a new prose field needs no new column.
 CREATE TABLE case_text (
   num INTEGER NOT NULL REFERENCES cases (num),
   lang TEXT NOT NULL,
   title TEXT NOT NULL,
+  headline TEXT NOT NULL,
   summary TEXT NOT NULL,
-  region TEXT NOT NULL,
-  scope TEXT NOT NULL,
-  users_affected TEXT NOT NULL,
-  symptoms TEXT NOT NULL,
-  trigger TEXT NOT NULL,
-  detection TEXT NOT NULL,
-  remediation TEXT NOT NULL,
-  action_items TEXT NOT NULL,
-  lessons TEXT NOT NULL,
+  text TEXT NOT NULL,
   PRIMARY KEY (num, lang)
+) WITHOUT ROWID;
+
+-- Checks: things to check in your own system, and the action items of cases behind them.
+CREATE TABLE checks (
+  slug TEXT PRIMARY KEY,
+  pos INTEGER NOT NULL,
+  components TEXT NOT NULL,    -- JSON array of component slugs
+  factors TEXT NOT NULL,       -- JSON array of factor slugs
+  title_en TEXT NOT NULL,
+  title_ko TEXT NOT NULL,
+  why_en TEXT NOT NULL,
+  why_ko TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE case_checks (
+  num INTEGER NOT NULL REFERENCES cases (num),
+  slug TEXT NOT NULL REFERENCES checks (slug),
+  items TEXT NOT NULL,         -- JSON array of action item positions, from 1
+  PRIMARY KEY (slug, num)
 ) WITHOUT ROWID;
 
 -- Every filterable value of a case: causes, symptoms, components, factors (pos keeps the
@@ -53,6 +66,7 @@ CREATE TABLE terms (
   definition_en TEXT NOT NULL,
   definition_ko TEXT NOT NULL,
   aliases TEXT NOT NULL,       -- JSON array
+  country TEXT NOT NULL,       -- organizations: ISO 3166 two-letter code, or ''
   PRIMARY KEY (kind, slug)
 ) WITHOUT ROWID;
 

@@ -124,16 +124,24 @@ func insertTerms(ctx context.Context, tx *sql.Tx, d *Data) error {
 	for _, kind := range catalog.VocabKinds {
 		for pos, v := range d.Taxonomy.Kind(kind) {
 			aliases, _ := json.Marshal(append([]string{}, v.Aliases...))
-			if _, err := tx.ExecContext(ctx, `INSERT INTO terms VALUES (?,?,?,?,?,?,?,?)`,
+			if _, err := tx.ExecContext(ctx, `INSERT INTO terms VALUES (?,?,?,?,?,?,?,?,'')`,
 				kind, v.Slug, pos, v.EN.Label, v.KO.Label, v.EN.Definition, v.KO.Definition, string(aliases)); err != nil {
 				return err
 			}
 		}
 	}
+	for pos, ch := range d.Checks {
+		comps, _ := json.Marshal(append([]string{}, ch.Components...))
+		facts, _ := json.Marshal(append([]string{}, ch.Factors...))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO checks VALUES (?,?,?,?,?,?,?,?)`,
+			ch.Slug, pos, string(comps), string(facts), ch.EN.Title, ch.KO.Title, ch.EN.Why, ch.KO.Why); err != nil {
+			return err
+		}
+	}
 	for pos, o := range d.Orgs {
 		aliases, _ := json.Marshal([]string{o.EN, o.KO})
-		if _, err := tx.ExecContext(ctx, `INSERT INTO terms VALUES (?,?,?,?,?,'','',?)`,
-			catalog.KindOrg, o.Slug, pos, o.EN, o.KO, string(aliases)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO terms VALUES (?,?,?,?,?,'','',?,?)`,
+			catalog.KindOrg, o.Slug, pos, o.EN, o.KO, string(aliases), o.Country); err != nil {
 			return err
 		}
 	}
@@ -158,9 +166,16 @@ func termLabels(d *Data) map[string]string {
 func insertCase(ctx context.Context, tx *sql.Tx, c *Case, labels map[string]string) error {
 	num := caseNum(c.ID)
 	year, _ := strconv.Atoi(c.Date[:4])
-	if _, err := tx.ExecContext(ctx, `INSERT INTO cases VALUES (?,?,?,?,?,?,?,?)`,
-		num, c.ID, c.Org, c.Date, year, c.Severity, c.TimeToDetect, c.TimeToResolve); err != nil {
+	timeline, _ := json.Marshal(append([]Event{}, c.Timeline...))
+	if _, err := tx.ExecContext(ctx, `INSERT INTO cases VALUES (?,?,?,?,?,?,?,?,?)`,
+		num, c.ID, c.Org, c.Date, year, c.Severity, c.TimeToDetect, c.TimeToResolve, string(timeline)); err != nil {
 		return err
+	}
+	for slug, items := range c.Checks {
+		b, _ := json.Marshal(items)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO case_checks VALUES (?,?,?)`, num, slug, string(b)); err != nil {
+			return err
+		}
 	}
 	var tagWords []string
 	addTag := func(kind, slug string, pos int) error {
@@ -184,17 +199,14 @@ func insertCase(ctx context.Context, tx *sql.Tx, c *Case, labels map[string]stri
 	var titles, summaries, bodies []string
 	for _, lang := range catalog.Langs {
 		t := c.Lang(lang)
-		rem, _ := json.Marshal(append([]string{}, t.Remediation...))
-		act, _ := json.Marshal(append([]string{}, t.ActionItems...))
-		if _, err := tx.ExecContext(ctx, `INSERT INTO case_text VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-			num, lang, t.Title, t.Summary, t.Region, t.Scope, t.UsersAffected, t.Symptoms, t.Trigger,
-			t.Detection, string(rem), string(act), t.Lessons); err != nil {
+		text, _ := json.Marshal(t)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO case_text VALUES (?,?,?,?,?,?)`,
+			num, lang, t.Title, t.Headline, t.Summary, string(text)); err != nil {
 			return err
 		}
-		titles = append(titles, t.Title)
+		titles = append(titles, t.Headline, t.Title)
 		summaries = append(summaries, t.Summary)
-		bodies = append(bodies, t.Region, t.Scope, t.UsersAffected, t.Symptoms, t.Trigger, t.Detection,
-			strings.Join(t.Remediation, " "), strings.Join(t.ActionItems, " "), t.Lessons)
+		bodies = append(bodies, t.Body())
 	}
 	for pos, s := range c.Sources {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sources VALUES (?,?,?,?,?,?)`, num, pos, s.URL, s.Kind, s.Archive, s.Title); err != nil {

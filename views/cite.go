@@ -1,0 +1,84 @@
+package views
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"incidentlib/internal/catalog"
+)
+
+// Citations of a case: the permalink is what is cited, with the organization's own report as a
+// note, so a reader can go to the primary source.
+
+// BibTeX cites a case as a @misc entry.
+func BibTeX(ctx context.Context, c catalog.Case) string {
+	var b strings.Builder
+	key := strings.ReplaceAll(c.ID, "-", "")
+	b.WriteString("@misc{" + key + ",\n")
+	field := func(name, value string) {
+		if value != "" {
+			b.WriteString("  " + name + " = {" + value + "},\n")
+		}
+	}
+	field("title", "{"+bibEscape(orDefault(c.Text.Headline, c.Text.Title))+"}")
+	field("author", "{"+bibEscape(T(ctx, "site.name"))+"}")
+	field("organization", bibEscape(c.Org.Label))
+	field("year", c.Date[:4])
+	if len(c.Date) >= 7 {
+		m, _ := strconv.Atoi(c.Date[5:7])
+		field("month", strings.ToLower(enMonths[m-1]))
+	}
+	u := AbsURL(ctx, CaseURL(c.Lang, c.ID))
+	field("url", u)
+	field("howpublished", `\url{`+u+`}`)
+	field("language", map[string]string{"ko": "korean", "en": "english"}[c.Lang])
+	var notes []string
+	notes = append(notes, c.ID)
+	for _, s := range c.Sources {
+		notes = append(notes, T(ctx, "cite.source")+`: \url{`+s.URL+`}`)
+		break
+	}
+	field("note", bibEscape(strings.Join(notes[:1], ""))+strings.Join(prefixAll(notes[1:], ". "), ""))
+	out := strings.TrimSuffix(b.String(), ",\n")
+	return out + "\n}\n"
+}
+
+func prefixAll(v []string, p string) []string {
+	out := make([]string, len(v))
+	for i, s := range v {
+		out[i] = p + s
+	}
+	return out
+}
+
+// bibEscape keeps text literal in BibTeX.
+func bibEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\textbackslash{}`, "{", `\{`, "}", `\}`, "%", `\%`, "&", `\&`, "$", `\$`, "#", `\#`, "_", `\_`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`)
+	return r.Replace(s)
+}
+
+// CSLJSON cites a case as CSL-JSON (one item in an array), the format of Zotero and pandoc.
+func CSLJSON(ctx context.Context, c catalog.Case) []map[string]any {
+	var parts []any
+	for _, p := range strings.Split(c.Date, "-") {
+		n, _ := strconv.Atoi(p)
+		parts = append(parts, n)
+	}
+	item := map[string]any{
+		"id":              c.ID,
+		"type":            "webpage",
+		"title":           orDefault(c.Text.Headline, c.Text.Title),
+		"container-title": T(ctx, "site.name"),
+		"author":          []map[string]string{{"literal": T(ctx, "site.name")}},
+		"URL":             AbsURL(ctx, CaseURL(c.Lang, c.ID)),
+		"issued":          map[string]any{"date-parts": []any{parts}},
+		"language":        c.Lang,
+		"abstract":        c.Text.Summary,
+		"publisher":       c.Org.Label,
+	}
+	if len(c.Sources) > 0 {
+		item["note"] = T(ctx, "cite.source") + ": " + c.Sources[0].URL
+	}
+	return []map[string]any{item}
+}

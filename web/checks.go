@@ -1,0 +1,170 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"incidentlib/internal/catalog"
+	"incidentlib/views"
+)
+
+// stackParams are the query parameters of a checklist.
+var stackParams = []string{catalog.KindComponent, catalog.KindFactor, "format"}
+
+// parseStack reads the components and factors of a checklist; unknown values are input errors.
+func (s *Server) parseStack(raw string) (components, factors []string, selected map[string]bool, err error) {
+	q, perr := url.ParseQuery(raw)
+	if perr != nil {
+		return nil, nil, nil, inputErr("error.bad_query", "", nil)
+	}
+	selected = map[string]bool{}
+	for _, kind := range []string{catalog.KindComponent, catalog.KindFactor} {
+		for _, v := range q[kind] {
+			v = strings.TrimSpace(v)
+			if v == "" || selected[kind+"/"+v] {
+				continue
+			}
+			if !s.cat.Known(kind, v) {
+				return nil, nil, nil, inputErr("error.bad_value", kind, map[string]any{"Value": clipValue(v), "Kind": kind})
+			}
+			selected[kind+"/"+v] = true
+			if kind == catalog.KindComponent {
+				components = append(components, v)
+			} else {
+				factors = append(factors, v)
+			}
+		}
+	}
+	return components, factors, selected, nil
+}
+
+// showChecks renders every check, or the checklist for the chosen components and factors; with
+// format=md, as Markdown to paste into a review.
+func (s *Server) showChecks(c echo.Context) error {
+	lang := c.Param("lang")
+	comps, facts, selected, err := s.parseStack(c.Request().URL.RawQuery)
+	if err != nil {
+		return err
+	}
+	checks := s.cat.Checks(lang, comps, facts)
+	switch format := c.QueryParam("format"); format {
+	case "":
+	case "md":
+		md := views.ChecklistMarkdown(c.Request().Context(), checks, selected)
+		return c.Blob(http.StatusOK, "text/markdown; charset=utf-8", []byte(md))
+	default:
+		return inputErr("error.bad_format", "format", map[string]any{"Value": clipValue(format)})
+	}
+	return render(c, http.StatusOK, views.ChecksPage(views.ChecksView{
+		Checks: checks, Selected: selected, Stack: len(selected) > 0,
+		Components: s.cat.Values(lang, catalog.KindComponent), Factors: s.cat.Values(lang, catalog.KindFactor),
+	}))
+}
+
+// showCheck renders one check with the cases behind it.
+func (s *Server) showCheck(c echo.Context) error {
+	d, err := s.cat.Check(c.Request().Context(), c.Param("lang"), c.Param("slug"))
+	if errorsIsNotFound(err) {
+		return &notFound{id: "error.check_not_found", data: map[string]any{"Slug": clipValue(c.Param("slug"))}, err: err}
+	}
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.CheckPage(d))
+}
+
+type apiCheck struct {
+	Slug       string    `json:"slug"`
+	URL        string    `json:"url"`
+	Title      string    `json:"title"`
+	Why        string    `json:"why"`
+	Components []apiTerm `json:"components"`
+	Factors    []apiTerm `json:"factors"`
+	Cases      int       `json:"cases"`
+}
+
+type apiEvidence struct {
+	ID       string   `json:"id"`
+	URL      string   `json:"url"`
+	Org      apiTerm  `json:"org"`
+	Date     string   `json:"date"`
+	Headline string   `json:"headline,omitempty"`
+	Title    string   `json:"title"`
+	Items    []string `json:"action_items"`
+}
+
+func (s *Server) apiCheckOf(r *http.Request, lang string, c catalog.CheckSummary) apiCheck {
+	return apiCheck{Slug: c.Slug, URL: s.origin(r) + views.CheckURL(lang, c.Slug), Title: c.Label, Why: c.Why,
+		Components: terms(c.Components), Factors: terms(c.Factors), Cases: c.Cases}
+}
+
+// apiChecks lists the checks, or the checklist for the components and factors given.
+func (s *Server) apiChecks(c echo.Context) error {
+	lang, err := apiLang(c, "en")
+	if err != nil {
+		return err
+	}
+	comps, facts, _, err := s.parseStack(c.Request().URL.RawQuery)
+	if err != nil {
+		return err
+	}
+	out := []apiCheck{}
+	for _, ch := range s.cat.Checks(lang, comps, facts) {
+		out = append(out, s.apiCheckOf(c.Request(), lang, ch))
+	}
+	return s.apiJSON(c, map[string]any{"lang": lang, "components": nonNilStrings(comps), "factors": nonNilStrings(facts), "checks": out})
+}
+
+// apiCheck returns one check with the cases and action items behind it.
+func (s *Server) apiCheck(c echo.Context) error {
+	lang, err := apiLang(c, "en")
+	if err != nil {
+		return err
+	}
+	d, err := s.cat.Check(c.Request().Context(), lang, c.Param("slug"))
+	if errorsIsNotFound(err) {
+		return &notFound{id: "error.check_not_found", data: map[string]any{"Slug": clipValue(c.Param("slug"))}, err: err}
+	}
+	if err != nil {
+		return err
+	}
+	ev := []apiEvidence{}
+	for _, e := range d.Evidence {
+		ev = append(ev, apiEvidence{ID: e.ID, URL: s.origin(c.Request()) + views.CaseURL(lang, e.ID), Org: term(e.Org), Date: e.Date,
+			Headline: e.Headline, Title: e.Title, Items: e.Items})
+	}
+	return s.apiJSON(c, map[string]any{"lang": lang, "check": s.apiCheckOf(c.Request(), lang, d.CheckSummary), "evidence": ev})
+}
+
+func nonNilStrings(v []string) []string {
+	if v == nil {
+		return []string{}
+	}
+	return v
+}
+
+// apiCite returns a citation of a case: BibTeX or CSL-JSON.
+func (s *Server) apiCite(c echo.Context) error {
+	lang, err := apiLang(c, "en")
+	if err != nil {
+		return err
+	}
+	id := c.Param("id")
+	cs, err := s.cat.Case(c.Request().Context(), lang, id)
+	if err != nil {
+		return s.caseNotFound(err, id)
+	}
+	ctx := views.WithLocale(c.Request().Context(), &views.Locale{Lang: lang, Localizer: s.localizers[lang], Origin: s.origin(c.Request())})
+	switch format := c.QueryParam("format"); format {
+	case "", "bibtex":
+		c.Response().Header().Set("Cache-Control", pageCacheControl)
+		return c.Blob(http.StatusOK, "application/x-bibtex; charset=utf-8", []byte(views.BibTeX(ctx, cs)))
+	case "csl-json":
+		return s.apiJSON(c, views.CSLJSON(ctx, cs))
+	default:
+		return inputErr("error.bad_cite_format", "format", map[string]any{"Value": clipValue(format)})
+	}
+}
