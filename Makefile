@@ -2,14 +2,14 @@
 GO      ?= go
 ADDR    ?= :8080
 BIN     := bin/incidentlib
-DB      := data/catalog.db
+DB      := data/embedded/catalog.db
 
 .PHONY: help data generate build run test test-go lint bench deps clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-data: ## validate data/ and build the SQLite catalog (data/catalog.db)
+data: ## validate data/ and build the SQLite catalog (data/embedded/catalog.db)
 	$(GO) run ./cmd/catalog -data data -out $(DB)
 
 generate: ## regenerate templ components (views/*_templ.go)

@@ -311,7 +311,7 @@ bench_size() {
 	done
 	alive
 	printf '%s\t%s\t%s\t%s\t%s\n' "$size" "$startup" "$ready_rss" "$(kib_of "$SERVER_PID" VmHWM)" \
-		"$(stat -c %s "${db:-data/catalog.db}")" >>"$MEMORY"
+		"$(stat -c %s "${db:-data/embedded/catalog.db}")" >>"$MEMORY"
 	stop "$SERVER_PID"
 	SERVER_PID=
 }

@@ -65,6 +65,8 @@ func Reasons(ctx context.Context, rs []catalog.Term) string {
 			s = T(ctx, "reason.text")
 		case "date":
 			s = T(ctx, "reason.date")
+		case "editor":
+			s = T(ctx, "reason.editor")
 		default:
 			continue
 		}

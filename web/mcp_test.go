@@ -176,7 +176,7 @@ func TestMCPGetIncident(t *testing.T) {
 	if len(c.Related) == 0 || len(c.Related[0].Reasons) == 0 || c.Related[0].Why == "" {
 		t.Errorf("get_incident IL-0003: related %+v, want cases with reasons", c.Related)
 	}
-	for _, want := range []string{"# IL-0003", "## Sources", c.Sources[0].URL, "## Related cases", "same root cause", "### 증상", c.Text["en"].Title, c.Text["ko"].Title} {
+	for _, want := range []string{"# IL-0003", "## Sources", c.Sources[0].URL, "## Related cases", "same kind of cause", "### 증상", c.Text["en"].Title, c.Text["ko"].Title} {
 		if !strings.Contains(text, want) {
 			t.Errorf("get_incident text does not contain %q:\n%s", want, text)
 		}

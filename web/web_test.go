@@ -76,7 +76,7 @@ func TestPages(t *testing.T) {
 		{"case date ko", "/ko/cases/IL-0003", 200, ".case-meta time", "2022년 10월 15일"},
 		{"case date en", "/en/cases/IL-0003", 200, ".case-meta time", "15 Oct 2022"},
 		{"case sources", "/en/cases/IL-0003", 200, "#sources li", "archived copy"},
-		{"case related reasons", "/en/cases/IL-0003", 200, "#related .reasons", "same root cause"},
+		{"case related reasons", "/en/cases/IL-0003", 200, "#related .reasons", "same kind of cause"},
 		{"case related reasons ko", "/ko/cases/IL-0003", 200, "#related .reasons", "같은 원인"},
 		{"case json link", "/en/cases/IL-0003", 200, ".machine-links a[href='/api/v1/cases/IL-0003']", ""},
 		{"case og tags", "/en/cases/IL-0003", 200, "meta[property='og:type'][content=article]", ""},

@@ -1,6 +1,6 @@
 // Command catalog validates data/ and builds the SQLite catalog the server embeds.
 //
-//	go run ./cmd/catalog                  # validate and write data/catalog.db
+//	go run ./cmd/catalog                  # validate and write data/embedded/catalog.db
 //	go run ./cmd/catalog -check           # validate only
 //	go run ./cmd/catalog -data testdata -out /tmp/test.db
 package main
@@ -18,7 +18,7 @@ import (
 
 func main() {
 	dataDir := flag.String("data", "data", "directory holding taxonomy.yaml, orgs.yaml and cases/")
-	out := flag.String("out", "data/catalog.db", "database file to write")
+	out := flag.String("out", "data/embedded/catalog.db", "database file to write")
 	checkOnly := flag.Bool("check", false, "validate only; write nothing")
 	flag.Parse()
 

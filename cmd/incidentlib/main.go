@@ -119,7 +119,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	var err error
 	if dbPath != "" {
 		cat, err = catalog.Open(dbPath)
-	} else {
+	} else if err = data.Check(); err == nil {
 		cat, err = catalog.OpenFS(data.FS, data.DBName)
 	}
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // Benchmarks of the store's main queries. They run on the fixture catalog, or on the catalog file
-// named by BENCH_DB (a synthetic one from cmd/gencatalog, or data/catalog.db):
+// named by BENCH_DB (a synthetic one from cmd/gencatalog, or data/embedded/catalog.db):
 //
 //	go test -run '^$' -bench . -benchmem ./internal/catalog/
 //	BENCH_DB=/tmp/cat100k.db go test -run '^$' -bench . -benchmem ./internal/catalog/

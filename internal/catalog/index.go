@@ -261,11 +261,12 @@ func (s *Store) Warm(ctx context.Context) error {
 	return err
 }
 
-// Ready reports whether the in-memory index is loaded, so listings answer at full speed.
+// Ready reports whether the in-memory index loaded, so listings answer at full speed. After a
+// failed load it stays false: the replica cannot serve listings.
 func (s *Store) Ready() bool {
 	select {
 	case <-s.ixDone:
-		return true
+		return s.ix.err == nil
 	default:
 		return false
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"incidentlib/internal/catalog"
+	"incidentlib/internal/catalog/build"
 	"incidentlib/internal/testcatalog"
 )
 
@@ -208,8 +209,8 @@ func TestCase(t *testing.T) {
 	if c.Org.Label != "카카오" || len(c.Sources) == 0 || c.Text.Title == "" {
 		t.Errorf("Case(IL-0003) = org %q, %d sources, title %q", c.Org.Label, len(c.Sources), c.Text.Title)
 	}
-	if len(c.Related) == 0 || len(c.Related) > 6 {
-		t.Errorf("Case(IL-0003) has %d related cases, want 1 to 6", len(c.Related))
+	if len(c.Related) == 0 || len(c.Related) > build.MaxRelated {
+		t.Errorf("Case(IL-0003) has %d related cases, want 1 to %d", len(c.Related), build.MaxRelated)
 	}
 	for _, r := range c.Related {
 		if r.ID == c.ID {
@@ -266,4 +267,19 @@ func FuzzSearch(f *testing.F) {
 			t.Fatalf("Cases(q=%q) = %v", q, err)
 		}
 	})
+}
+
+// A replica whose index failed to load never reports ready.
+func TestNotReadyAfterFailedIndexLoad(t *testing.T) {
+	s, err := catalog.Open(testcatalog.Build(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := s.Warm(context.Background()); err == nil {
+		t.Fatal("Warm on a closed database succeeded")
+	}
+	if s.Ready() {
+		t.Error("Ready() = true after the index failed to load")
+	}
 }

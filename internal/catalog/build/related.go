@@ -29,7 +29,7 @@ const (
 	textWeight    = 6.0
 	sameDayWeight = 8.0
 
-	MaxRelated      = 6
+	MaxRelated      = 10
 	MinRelatedScore = 2.0
 	minTextReason   = 0.2 // cosine above which "similar wording" is given as a reason
 )
@@ -70,30 +70,8 @@ func relatedExact(cases []*Case) map[string][]Link {
 			if i == j {
 				continue
 			}
-			var reasons []Reason
-			score := 0.0
-			for _, k := range []struct {
-				kind   string
-				weight float64
-			}{{"cause", 3}, {"component", 2}, {"factor", 2}, {"symptom", 1}} {
-				for _, s := range shared(a.Tags(k.kind), b.Tags(k.kind)) {
-					score += k.weight
-					if k.kind != "symptom" {
-						reasons = append(reasons, Reason{Kind: k.kind, Slug: s})
-					}
-				}
-			}
-			cos := cosine(vecs[i], vecs[j])
-			score += textWeight * cos
-			if cos >= minTextReason {
-				reasons = append(reasons, Reason{Kind: "text"})
-			}
-			if sameDay(a, b) {
-				score += sameDayWeight
-				reasons = append([]Reason{{Kind: "date"}}, reasons...)
-			}
-			if score >= MinRelatedScore {
-				links = append(links, Link{ID: b.ID, Score: math.Round(score*100) / 100, Reasons: reasons})
+			if l, ok := pairScore(a, b, cosine(vecs[i], vecs[j])); ok {
+				links = append(links, l)
 			}
 		}
 		sort.SliceStable(links, func(x, y int) bool {
@@ -108,6 +86,48 @@ func relatedExact(cases []*Case) map[string][]Link {
 		out[a.ID] = links
 	}
 	return out
+}
+
+// tagWeights are what a shared value of each kind adds to a score; symptoms are too common to be
+// given as a reason.
+var tagWeights = [4]struct {
+	kind   string
+	weight float64
+	reason bool
+}{{"cause", 3, true}, {"component", 2, true}, {"factor", 2, true}, {"symptom", 1, false}}
+
+// noCause is the cause of cases whose source does not say: sharing it says nothing.
+const noCause = "undisclosed"
+
+// pairScore is the one score of how related b is to a, given the cosine of their texts, with
+// the reasons to show. Both the exact and the approximate path use it. It reports false below
+// MinRelatedScore.
+func pairScore(a, b *Case, cos float64) (Link, bool) {
+	var reasons []Reason
+	score := 0.0
+	for _, k := range tagWeights {
+		for _, s := range shared(a.Tags(k.kind), b.Tags(k.kind)) {
+			if k.kind == "cause" && s == noCause {
+				continue
+			}
+			score += k.weight
+			if k.reason {
+				reasons = append(reasons, Reason{Kind: k.kind, Slug: s})
+			}
+		}
+	}
+	score += textWeight * cos
+	if cos >= minTextReason {
+		reasons = append(reasons, Reason{Kind: "text"})
+	}
+	if sameDay(a, b) {
+		score += sameDayWeight
+		reasons = append([]Reason{{Kind: "date"}}, reasons...)
+	}
+	if score < MinRelatedScore {
+		return Link{}, false
+	}
+	return Link{ID: b.ID, Score: math.Round(score*100) / 100, Reasons: reasons}, true
 }
 
 // sameDay reports whether two cases started on the same, fully known, day.
@@ -194,11 +214,6 @@ const approxPerGroup = 200
 // approxTagsPerKind is how many of a case's causes, and of its components, make groups.
 const approxTagsPerKind = 1
 
-// approxKinds are the tag kinds in the order Related scores them, with their weights.
-var approxKinds = [4]struct {
-	kind   string
-	weight float64
-}{{"cause", 3}, {"component", 2}, {"factor", 2}, {"symptom", 1}}
 
 // RelatedApprox computes related cases like Related, for catalogs too large to score every pair.
 // It compares a case only with candidates that share its main cause or its main component: the
@@ -215,7 +230,7 @@ func RelatedApprox(cases []*Case) map[string][]Link {
 	ids := map[string]int32{}
 	tags := make([][4][]int32, n)
 	for i, c := range cases {
-		for k, kw := range approxKinds {
+		for k, kw := range tagWeights {
 			for _, s := range c.Tags(kw.kind) {
 				key := kw.kind + "/" + s
 				id, ok := ids[key]
@@ -246,13 +261,13 @@ func RelatedApprox(cases []*Case) map[string][]Link {
 	}
 
 	type cand struct {
-		j          int32
-		score, cos float64
+		j    int32
+		link Link
 	}
 	// better orders candidates as Related orders links: higher score, then newer id.
 	better := func(x, y cand) bool {
-		if x.score != y.score {
-			return x.score > y.score
+		if x.link.Score != y.link.Score {
+			return x.link.Score > y.link.Score
 		}
 		return cases[x.j].ID > cases[y.j].ID
 	}
@@ -285,29 +300,16 @@ func RelatedApprox(cases []*Case) map[string][]Link {
 							continue
 						}
 						seen[j] = int32(i)
-						score := 0.0
-						for k, kw := range approxKinds {
-							for _, x := range tags[i][k] {
-								for _, y := range tags[j][k] {
-									if x == y {
-										score += kw.weight
-									}
-								}
-							}
-						}
 						cos := 0.0
 						for _, tw := range vecs[j] {
 							cos += dense[tw.term] * tw.w
 						}
-						score += textWeight * cos
-						if sameDay(cases[i], cases[j]) {
-							score += sameDayWeight
-						}
-						if score < MinRelatedScore {
+						l, ok := pairScore(cases[i], cases[j], cos)
+						if !ok {
 							continue
 						}
 						// keep the MaxRelated best, best first, by insertion
-						c := cand{j: j, score: math.Round(score*100) / 100, cos: cos}
+						c := cand{j: j, link: l}
 						if len(cands) == MaxRelated && !better(c, cands[MaxRelated-1]) {
 							continue
 						}
@@ -326,20 +328,7 @@ func RelatedApprox(cases []*Case) map[string][]Link {
 				}
 				var links []Link
 				for _, cd := range cands {
-					a, b := cases[i], cases[cd.j]
-					var reasons []Reason
-					for _, kw := range approxKinds[:3] { // symptoms are too common to be a reason
-						for _, s := range shared(a.Tags(kw.kind), b.Tags(kw.kind)) {
-							reasons = append(reasons, Reason{Kind: kw.kind, Slug: s})
-						}
-					}
-					if cd.cos >= minTextReason {
-						reasons = append(reasons, Reason{Kind: "text"})
-					}
-					if sameDay(a, b) {
-						reasons = append([]Reason{{Kind: "date"}}, reasons...)
-					}
-					links = append(links, Link{ID: b.ID, Score: cd.score, Reasons: reasons})
+					links = append(links, cd.link)
 				}
 				results[i] = links
 			}

@@ -71,8 +71,9 @@ func writeDB(ctx context.Context, d *Data, path string) error {
 			return fmt.Errorf("%s: %w", c.ID, err)
 		}
 		links := related[c.ID]
-		for _, r := range c.Related { // editors' links come first
-			links = append([]Link{{ID: r, Score: 100}}, removeLink(links, r)...)
+		for i := len(c.Related) - 1; i >= 0; i-- { // editors' links come first, in their order
+			r := c.Related[i]
+			links = append([]Link{{ID: r, Score: 100, Reasons: []Reason{{Kind: "editor"}}}}, removeLink(links, r)...)
 		}
 		for pos, l := range links {
 			reasons, _ := json.Marshal(nonNil(l.Reasons))
