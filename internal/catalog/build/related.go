@@ -214,7 +214,6 @@ const approxPerGroup = 200
 // approxTagsPerKind is how many of a case's causes, and of its components, make groups.
 const approxTagsPerKind = 1
 
-
 // RelatedApprox computes related cases like Related, for catalogs too large to score every pair.
 // It compares a case only with candidates that share its main cause or its main component: the
 // approxPerGroup cases nearest to it, in the order of cases, within each of those two groups.
