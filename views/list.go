@@ -2,7 +2,9 @@ package views
 
 import (
 	"context"
+	"sort"
 	"strconv"
+	"strings"
 
 	"incidentlib/internal/catalog"
 )
@@ -83,4 +85,63 @@ func pct(n, total int) string {
 		return "0"
 	}
 	return strconv.FormatFloat(float64(n)*100/float64(total), 'f', 1, 64)
+}
+
+// listDescription names what a listing holds, for link previews: the filters and the count.
+func listDescription(ctx context.Context, r catalog.Result) string {
+	if r.Filter.Empty() {
+		return T(ctx, "site.description")
+	}
+	var parts []string
+	if r.Filter.Q != "" {
+		parts = append(parts, "“"+clip(r.Filter.Q, 60)+"”")
+	}
+	for _, kind := range catalog.FilterKinds {
+		for _, f := range r.Facets[kind] {
+			if r.Filter.Has(kind, f.Slug) {
+				parts = append(parts, KindLabel(ctx, kind)+": "+f.Label)
+			}
+		}
+	}
+	return N(ctx, "list.description", r.Total, map[string]any{"What": strings.Join(parts, " · ")})
+}
+
+// widenURL is the listing without one applied value (kind "q": without the search words).
+func widenURL(lang string, f catalog.Filter, t catalog.Term) string {
+	if t.Kind == "q" {
+		return ClearQueryURL(lang, f)
+	}
+	return ToggleURL(lang, f, t.Kind, t.Slug)
+}
+
+// cardLine is one labelled line of a card.
+type cardLine struct {
+	Label string
+	Spans []catalog.Span
+}
+
+func cardLines(ctx context.Context, c catalog.Card) []cardLine {
+	var out []cardLine
+	for _, l := range c.Lines {
+		out = append(out, cardLine{Label: T(ctx, "card."+l.Key), Spans: l.Spans})
+	}
+	return out
+}
+
+// facetTop is how many values of a kind the listing shows before the link to all of them.
+const facetTop = 8
+
+// facetShown are the values a facet lists: the chosen ones first, then the most frequent, up to
+// facetTop in all (more when more are chosen).
+func facetShown(r catalog.Result, kind string) []catalog.Facet {
+	var chosen, rest []catalog.Facet
+	for _, f := range r.Facets[kind] {
+		if r.Filter.Has(kind, f.Slug) {
+			chosen = append(chosen, f)
+		} else if f.Count > 0 {
+			rest = append(rest, f)
+		}
+	}
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].Count > rest[j].Count })
+	return append(chosen, rest[:max(0, min(len(rest), facetTop-len(chosen)))]...)
 }

@@ -108,3 +108,12 @@ func SwitchLinkURL(ctx context.Context) string {
 func AbsURL(ctx context.Context, path string) string {
 	return strings.TrimSuffix(LocaleOf(ctx).Origin, "/") + path
 }
+
+// KindNoun is a kind's name inside a sentence: lower case in English ("no organization").
+func KindNoun(ctx context.Context, kind string) string {
+	label := KindLabel(ctx, kind)
+	if Lang(ctx) == "en" && label != "" {
+		return strings.ToLower(label[:1]) + label[1:]
+	}
+	return label
+}

@@ -28,6 +28,14 @@ func KindOfPath(segment string) (string, bool) {
 	return "", false
 }
 
+// IndexURL is the page listing every value of a kind: /{lang}/causes, /orgs, /years.
+func IndexURL(lang, kind string) string {
+	if p, ok := kindPaths[kind]; ok {
+		return "/" + lang + "/" + p
+	}
+	return "/" + lang + "/years"
+}
+
 // CheckURL is the page of one check.
 func CheckURL(lang, slug string) string { return "/" + lang + "/checks/" + url.PathEscape(slug) }
 

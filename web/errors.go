@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
 	"strings"
 
@@ -21,6 +22,15 @@ type InputError struct {
 }
 
 func (e *InputError) Error() string { return e.ID + " (" + e.Param + ")" }
+
+// dataString returns a string value of the message data; a nil error has none.
+func (e *InputError) dataString(key string) (string, bool) {
+	if e == nil {
+		return "", false
+	}
+	v, ok := e.Data[key].(string)
+	return v, ok
+}
 
 func inputErr(id, param string, data map[string]any) error {
 	return &InputError{ID: id, Param: param, Data: data}
@@ -84,7 +94,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if loc.Localizer == nil {
 		loc = s.localeFor(r)
 	}
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		loc = s.apiLocale(r)
+	}
 	ctx := views.WithLocale(context.WithoutCancel(r.Context()), loc)
+	if kind, ok := data["Kind"].(string); ok { // kind names in the reader's language
+		data = maps.Clone(data)
+		data["Kind"] = views.KindNoun(ctx, kind)
+	}
 	if strings.HasPrefix(r.URL.Path, "/api/") || strings.HasPrefix(r.URL.Path, "/mcp") {
 		s.apiError(c, status, id, in, views.T(ctx, id, data))
 		return
@@ -107,5 +124,18 @@ func (s *Server) apiError(c echo.Context, status int, id string, in *InputError,
 	if in != nil && in.Param != "" {
 		body["param"] = in.Param
 	}
+	if closest, _ := in.dataString("Closest"); closest != "" {
+		body["closest"] = strings.Split(closest, ", ")
+	}
 	c.JSON(status, body)
+}
+
+// apiLocale is the language of an API answer, errors included: the lang parameter when it names
+// one, else English, the API's default.
+func (s *Server) apiLocale(r *http.Request) *views.Locale {
+	lang := r.URL.Query().Get("lang")
+	if !validLang(lang) {
+		lang = "en"
+	}
+	return &views.Locale{Lang: lang, Localizer: s.localizers[lang], Origin: s.origin(r)}
 }

@@ -16,9 +16,38 @@ const (
 	maxValues = 30 // filter values over all kinds
 )
 
-// parseFilter reads a listing's query string. The site and the API share it. Unknown
-// parameters are ignored (links carry tracking parameters); bad values are input errors.
+// parseFilter reads a listing's query string strictly, for the API and MCP: a value that names
+// nothing is an input error that lists the closest values. Unknown parameters are ignored
+// (links carry tracking parameters).
 func (s *Server) parseFilter(raw string, pageSize int) (catalog.Filter, error) {
+	f, _, err := s.readFilter(raw, pageSize, false)
+	return f, err
+}
+
+// parseFilterLenient reads a listing's query string for a page: a value that names nothing is
+// left out and reported, with the closest values, so the reader keeps the other filters.
+func (s *Server) parseFilterLenient(raw string, pageSize int) (catalog.Filter, []catalog.Dropped, error) {
+	return s.readFilter(raw, pageSize, true)
+}
+
+func (s *Server) readFilter(raw string, pageSize int, lenient bool) (catalog.Filter, []catalog.Dropped, error) {
+	var dropped []catalog.Dropped
+	f, err := s.readFilterInto(raw, pageSize, func(kind, v string) error {
+		closest := s.cat.Closest("en", kind, v, 3)
+		if lenient {
+			dropped = append(dropped, catalog.Dropped{Kind: kind, Value: clipValue(v), Closest: closest})
+			return nil
+		}
+		var names []string
+		for _, t := range closest {
+			names = append(names, t.Slug)
+		}
+		return inputErr("error.bad_value", kind, map[string]any{"Value": clipValue(v), "Kind": kind, "Closest": strings.Join(names, ", ")})
+	})
+	return f, dropped, err
+}
+
+func (s *Server) readFilterInto(raw string, pageSize int, unknown func(kind, v string) error) (catalog.Filter, error) {
 	q, err := url.ParseQuery(raw)
 	if err != nil {
 		return catalog.Filter{}, inputErr("error.bad_query", "", nil)
@@ -36,7 +65,10 @@ func (s *Server) parseFilter(raw string, pageSize int) (catalog.Filter, error) {
 				continue
 			}
 			if !s.cat.Known(kind, v) {
-				return f, inputErr("error.bad_value", kind, map[string]any{"Value": clipValue(v), "Kind": kind})
+				if err := unknown(kind, v); err != nil {
+					return f, err
+				}
+				continue
 			}
 			if !f.Has(kind, v) {
 				f.Values[kind] = append(f.Values[kind], v)

@@ -12,18 +12,80 @@ import (
 
 // listCases renders the listing: search, filters, cards and the summary of the result set.
 func (s *Server) listCases(c echo.Context) error {
-	f, err := s.parseFilter(c.Request().URL.RawQuery, catalog.DefaultPageSize)
+	lang := c.Param("lang")
+	f, dropped, err := s.parseFilterLenient(c.Request().URL.RawQuery, catalog.DefaultPageSize)
 	if err != nil {
 		return err
 	}
-	r, err := s.cat.Cases(c.Request().Context(), c.Param("lang"), f)
+	if id, ok := caseIDIn(f.Q); ok && f.Count() == 0 {
+		if _, err := s.cat.Case(c.Request().Context(), lang, id); err == nil {
+			return c.Redirect(http.StatusSeeOther, views.CaseURL(lang, id)) // an id typed into search
+		}
+	}
+	r, err := s.cat.Cases(c.Request().Context(), lang, f)
 	if err != nil {
 		return err
 	}
 	if f.Page > r.Pages() {
 		return inputErr("error.bad_page", "page", map[string]any{"Value": f.Page, "Max": r.Pages()})
 	}
+	r.Dropped = dropped
+	if r.Total == 0 {
+		if r.Widen, err = s.widen(c, lang, f); err != nil {
+			return err
+		}
+	}
 	return render(c, http.StatusOK, views.ListPage(r))
+}
+
+// caseIDIn reports whether a search is a case id, written any way people write one.
+func caseIDIn(q string) (string, bool) {
+	m := looseCaseID.FindStringSubmatch(strings.TrimSpace(q))
+	if m == nil {
+		return "", false
+	}
+	return "IL-" + m[1], true
+}
+
+// widen counts, for a search with no result, the cases each applied value's removal would give:
+// the search words (as the value "q") and every filter value.
+func (s *Server) widen(c echo.Context, lang string, f catalog.Filter) ([]catalog.Facet, error) {
+	var out []catalog.Facet
+	try := func(t catalog.Term, g catalog.Filter) error {
+		g.Page, g.PageSize = 1, 1
+		r, err := s.cat.Cases(c.Request().Context(), lang, g)
+		if err != nil {
+			return err
+		}
+		if r.Total > 0 {
+			out = append(out, catalog.Facet{Term: t, Count: r.Total})
+		}
+		return nil
+	}
+	if f.Q != "" {
+		g := f
+		g.Q = ""
+		if err := try(catalog.Term{Kind: "q", Slug: f.Q, Label: f.Q}, g); err != nil {
+			return nil, err
+		}
+	}
+	for _, kind := range catalog.FilterKinds {
+		for _, v := range f.Values[kind] {
+			g := f
+			g.Values = map[string][]string{}
+			for k, vs := range f.Values {
+				for _, x := range vs {
+					if k != kind || x != v {
+						g.Values[k] = append(g.Values[k], x)
+					}
+				}
+			}
+			if err := try(s.cat.Term(lang, kind, v), g); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
 }
 
 // showCase renders one case in the language of the URL.

@@ -94,7 +94,7 @@ func TestPages(t *testing.T) {
 		{"bad page 400", "/en/?page=abc", 400, ".lede", "The page number “abc” is not valid"},
 		{"zero page 400", "/ko/?page=0", 400, ".lede", "페이지 번호 “0”"},
 		{"page past the end 400", "/en/?page=5", 400, ".lede", "from 1 to 1"},
-		{"unknown filter value 400", "/en/?cause=gremlins", 400, ".lede", "“gremlins” is not a known cause"},
+		{"unknown filter value dropped", "/en/?cause=gremlins", 200, ".notice", "No cause “gremlins”, so it was left out."},
 		{"long query 400", "/en/?q=" + strings.Repeat("a", 201), 400, ".lede", "at most 200 characters"},
 		{"bad sort 400", "/en/?sort=random", 400, ".lede", "newest, oldest or relevance"},
 		{"malformed query 400", "/en/?q=%zz", 400, ".lede", "malformed query string"},

@@ -56,6 +56,13 @@ type Card struct {
 	Text     Text   // trigger, detection and remediation, for the card's lines
 	Tags     []Term // causes, symptoms, components, factors in that order
 	Snippet  []Span // where the search words matched; nil without search words
+	Lines    []Line // trigger, detection and main fix, one line each, search words marked
+}
+
+// Line is one line of a card: a field of the case (its Key in Fields) cut to a line.
+type Line struct {
+	Key   string
+	Spans []Span
 }
 
 // Span is a piece of snippet text; Hit marks a search match.

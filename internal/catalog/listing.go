@@ -82,6 +82,15 @@ type Result struct {
 	Spread      map[string][]Facet // kind -> values with counts in this result set, most first
 	Links       []Link             // co-occurrences of values in this result set, for its graph
 	Suggestions []Term             // vocabulary values named by the search words, not yet applied
+	Dropped     []Dropped          // values the request named that do not exist, left out
+	Widen       []Facet            // with no result: each applied value, with the count without it
+}
+
+// Dropped is a filter value that names nothing, with the values closest to it.
+type Dropped struct {
+	Kind    string
+	Value   string
+	Closest []Term
 }
 
 // Link is how many cases of a set carry two values together.
@@ -334,6 +343,7 @@ func (s *Store) cards(ctx context.Context, lang string, ix *index, nums []int32,
 			return nil, fmt.Errorf("case %s text: %w", c.ID, err)
 		}
 		c.Org = s.Term(lang, KindOrg, org)
+		c.Lines = cardLines(&c.Text, words)
 		if len(words) > 0 {
 			for _, text := range []string{c.Summary, c.Text.Symptoms, c.Text.Trigger, c.Title} {
 				if c.Snippet = Highlight(text, words, 180); c.Snippet != nil {
@@ -608,4 +618,121 @@ func (s *Store) Graph(ctx context.Context, lang string, f Filter) (map[string][]
 	}
 	spread, links := s.spread(lang, sel.ix, sel.result)
 	return spread, links, sel.result.count(), nil
+}
+
+// Closest returns up to n values of kind whose slug or label (in either language) is nearest
+// to what was typed, for "did you mean": the nearest first, only those within a few edits.
+func (s *Store) Closest(lang, kind, typed string, n int) []Term {
+	typed = strings.ToLower(strings.TrimSpace(typed))
+	if typed == "" {
+		return nil
+	}
+	type scored struct {
+		t Term
+		d int
+	}
+	var cands []scored
+	consider := func(slug string, names ...string) {
+		best := -1
+		for _, name := range names {
+			name = strings.ToLower(name)
+			d := editDistance(typed, name)
+			if strings.HasPrefix(name, typed) && len([]rune(typed)) >= 3 {
+				d = min(d, 1)
+			}
+			if best < 0 || d < best {
+				best = d
+			}
+		}
+		limit := max(2, len([]rune(typed))/3)
+		if best >= 0 && best <= limit {
+			cands = append(cands, scored{s.Term(lang, kind, slug), best})
+		}
+	}
+	if kind == KindYear {
+		for _, y := range s.years {
+			consider(y, y)
+		}
+	} else {
+		for _, slug := range s.order[kind] {
+			t := s.terms[kind+"/"+slug]
+			if kind == KindOrg && !t.hasCases {
+				continue
+			}
+			consider(slug, append([]string{slug, t.label[0], t.label[1]}, t.aliases...)...)
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].d < cands[j].d })
+	var out []Term
+	for _, c := range cands {
+		if len(out) == n {
+			break
+		}
+		out = append(out, c.t)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between two strings, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// cardLineWidth is about how many characters a card line shows.
+const cardLineWidth = 150
+
+// cardLines cuts the trigger, the detection and the first remediation step to a line each,
+// around the search words when they appear there.
+func cardLines(t *Text, words []QueryWord) []Line {
+	var out []Line
+	for _, key := range []string{"trigger", "detection", "remediation"} {
+		var text string
+		for _, f := range Fields {
+			if f.Key == key {
+				if v := f.Values(t); len(v) > 0 {
+					text = v[0]
+				}
+			}
+		}
+		if text == "" {
+			continue
+		}
+		spans := Highlight(text, words, cardLineWidth)
+		if spans == nil {
+			spans = []Span{{Text: clipText(text, cardLineWidth)}}
+		}
+		out = append(out, Line{Key: key, Spans: spans})
+	}
+	return out
+}
+
+// clipText cuts s to about n characters at a space, marking the cut.
+func clipText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndex(cut, " "); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,.;:") + "…"
 }

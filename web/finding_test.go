@@ -1,0 +1,98 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// An unknown filter value on a page is left out with a notice naming the closest value, and the
+// other filters stay; the API keeps its 400 and lists the closest values.
+func TestUnknownFilterValue(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/?org=cloudflar&cause=config-change")
+	if r.status != 200 {
+		t.Fatalf("status %d", r.status)
+	}
+	notice := r.doc.Find(".notice")
+	if !strings.Contains(notice.Text(), "No organization “cloudflar”") || !strings.Contains(notice.Text(), "Did you mean") {
+		t.Errorf("notice = %q", notice.Text())
+	}
+	if href, _ := notice.Find("a").Attr("href"); href != "/en/?cause=config-change&org=cloudflare" {
+		t.Errorf("suggestion links to %q", href)
+	}
+	if !strings.Contains(r.doc.Find(".applied").Text(), "Configuration change") {
+		t.Error("the other filter was lost")
+	}
+	ko := get(t, s, "/ko/?org=cloudflar")
+	if txt := ko.doc.Find(".notice").Text(); !strings.Contains(txt, "조직 값") || strings.Contains(txt, "org 값") {
+		t.Errorf("Korean notice = %q, want the kind named in Korean", txt)
+	}
+	a := get(t, s, "/api/v1/cases?org=cloudflar")
+	var body struct {
+		Code    string   `json:"code"`
+		Param   string   `json:"param"`
+		Message string   `json:"message"`
+		Closest []string `json:"closest"`
+	}
+	json.Unmarshal([]byte(a.body), &body)
+	if a.status != 400 || body.Param != "org" || len(body.Closest) == 0 || body.Closest[0] != "cloudflare" {
+		t.Errorf("API = %d %+v", a.status, body)
+	}
+	ako := get(t, s, "/api/v1/cases?org=cloudflar&lang=ko")
+	if !strings.Contains(ako.body, "조직") {
+		t.Errorf("API error with lang=ko is not in Korean: %s", ako.body)
+	}
+}
+
+// A case id typed into search goes straight to the case.
+func TestIDSearchJumps(t *testing.T) {
+	s := newTestServer(t)
+	for _, q := range []string{"IL-0003", "il0003", " il-0003 ", "IL0003"} {
+		r := get(t, s, "/en/?q="+strings.ReplaceAll(q, " ", "+"))
+		if r.status != http.StatusSeeOther || r.header.Get("Location") != "/en/cases/IL-0003" {
+			t.Errorf("search %q = %d to %q", q, r.status, r.header.Get("Location"))
+		}
+	}
+	if r := get(t, s, "/en/?q=IL-9999"); r.status != 200 {
+		t.Errorf("an id with no case = %d, want the listing", r.status)
+	}
+}
+
+// A search with no result says which filter to remove and how many cases that gives.
+func TestNoResultsSuggestsWidening(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/?cause=power-facility&org=cloudflare")
+	if r.doc.Find(".cards li").Length() != 0 {
+		t.Fatal("expected no result")
+	}
+	items := r.doc.Find(".widen li")
+	if items.Length() != 2 {
+		t.Fatalf("widen offers %d choices, want 2: %s", items.Length(), r.doc.Find(".empty").Text())
+	}
+	text := items.Text()
+	if !strings.Contains(text, "Organization: Cloudflare (3 cases)") && !strings.Contains(text, "Cause: Power and facility") {
+		t.Errorf("widen = %q", text)
+	}
+	href, _ := items.First().Find("a").Attr("href")
+	if w := get(t, s, href); w.doc.Find(".cards li").Length() == 0 {
+		t.Errorf("following %s gives no case", href)
+	}
+}
+
+// Cards show the headline, then a line each for trigger, detection and fix, search words marked.
+func TestCardsSummarise(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/?q=battery")
+	card := r.doc.Find(".card").First()
+	if card.Find(".card-lines dt").Length() < 2 {
+		t.Errorf("card lines: %q", card.Find(".card-lines").Text())
+	}
+	if card.Find(".card-lines mark").Length() == 0 {
+		t.Error("search words are not marked in the card lines")
+	}
+	if r := get(t, s, "/en/?cause=config-change&org=cloudflare"); !strings.Contains(r.doc.Find(`meta[name=description]`).AttrOr("content", ""), "Organization: Cloudflare") {
+		t.Errorf("filtered listing description = %q", r.doc.Find(`meta[name=description]`).AttrOr("content", ""))
+	}
+}
