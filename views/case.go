@@ -166,3 +166,16 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// linkGroups splits a case's links by kind, keeping their order.
+func linkGroups(links []catalog.CaseLink) [][]catalog.CaseLink {
+	var out [][]catalog.CaseLink
+	for _, l := range links {
+		if n := len(out); n > 0 && out[n-1][0].Kind == l.Kind {
+			out[n-1] = append(out[n-1], l)
+			continue
+		}
+		out = append(out, []catalog.CaseLink{l})
+	}
+	return out
+}

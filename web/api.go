@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"net/http"
@@ -84,7 +85,18 @@ type apiCase struct {
 	Text          map[string]catalog.Text `json:"text"`
 	Timeline      []apiEvent              `json:"timeline"`
 	Checks        []apiCheckLink          `json:"checks"`
+	Links         []apiCaseLink           `json:"links"`
 	Related       []apiRelated            `json:"related"`
+}
+
+// apiCaseLink is a link to another case: the same event elsewhere, or an earlier case at the
+// same organization.
+type apiCaseLink struct {
+	Kind  string `json:"kind"`
+	ID    string `json:"id"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	Date  string `json:"date"`
 }
 
 // apiEvent is a timeline event: the time as the source gave it, in UTC too, and the text in
@@ -209,7 +221,7 @@ func (s *Server) apiCase(c echo.Context) error {
 		}
 		langs = []string{lang}
 	}
-	out := apiCase{Text: map[string]catalog.Text{}, Timeline: []apiEvent{}, Checks: []apiCheckLink{}}
+	out := apiCase{Text: map[string]catalog.Text{}, Timeline: []apiEvent{}, Checks: []apiCheckLink{}, Links: []apiCaseLink{}}
 	for i, lang := range langs {
 		cs, err := s.cat.Case(c.Request().Context(), lang, id)
 		if err != nil {
@@ -225,6 +237,10 @@ func (s *Server) apiCase(c echo.Context) error {
 		}
 		if i > 0 {
 			continue
+		}
+		for _, l := range cs.Links {
+			out.Links = append(out.Links, apiCaseLink{Kind: l.Kind, ID: l.ID, URL: s.origin(c.Request()) + views.CaseURL(lang, l.ID),
+				Title: cmp.Or(l.Headline, l.Title), Date: l.Date})
 		}
 		for _, l := range cs.Checks {
 			out.Checks = append(out.Checks, apiCheckLink{Slug: l.Check.Slug, Title: l.Check.Label,

@@ -241,3 +241,28 @@ func TestCite(t *testing.T) {
 		t.Errorf("unknown format = %d", r.status)
 	}
 }
+
+// A case links to the same event at other organizations (both ways) and to its organization's
+// earlier cases.
+func TestCaseLinks(t *testing.T) {
+	s := newTestServer(t)
+	for id, want := range map[string]string{"IL-0003": "IL-0004", "IL-0004": "IL-0003"} {
+		r := get(t, s, "/en/cases/"+id)
+		sec := r.doc.Find("#links")
+		if !strings.Contains(sec.Find("h3").Text(), "The same event elsewhere") || !strings.Contains(sec.Text(), want) {
+			t.Errorf("%s links: %q", id, sec.Text())
+		}
+	}
+	r := get(t, s, "/ko/cases/IL-0049")
+	if sec := r.doc.Find("#links"); !strings.Contains(sec.Text(), "Google Cloud의 이전 사례") || !strings.Contains(sec.Text(), "IL-0088") {
+		t.Errorf("IL-0049 earlier at the same org: %q", sec.Text())
+	}
+	if r := get(t, s, "/en/cases/IL-0088"); r.doc.Find("#links").Length() != 0 {
+		t.Error("the earliest Google Cloud case links to earlier ones")
+	}
+	var api struct{ Links []apiCaseLink }
+	a := get(t, s, "/api/v1/cases/IL-0004")
+	if json.Unmarshal([]byte(a.body), &api); len(api.Links) != 1 || api.Links[0].Kind != "same-event" || api.Links[0].ID != "IL-0003" {
+		t.Errorf("API links = %+v", api.Links)
+	}
+}

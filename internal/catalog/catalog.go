@@ -88,6 +88,7 @@ type Case struct {
 	Text          Text
 	Timeline      []Event // in time order; empty when the source gives no times
 	Checks        []CheckLink
+	Links         []CaseLink // same event elsewhere, earlier cases at the same organization
 	Related       []Related
 	Prev, Next    string // neighbouring ids in newest-first order; empty at the ends
 }
@@ -97,6 +98,16 @@ type Event struct {
 	At   time.Time // with the offset the source gave (UTC or local)
 	Mark string    // start, detected, mitigated, resolved, or empty
 	Text string
+}
+
+// CaseLink is another case linked to this one: Kind "same-event" or "earlier-at-same-org".
+type CaseLink struct {
+	Kind     string
+	ID       string
+	Org      Term
+	Date     string
+	Headline string
+	Title    string
 }
 
 // CheckLink is a check that some of a case's action items support.

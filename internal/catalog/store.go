@@ -236,6 +236,9 @@ func (s *Store) Case(ctx context.Context, lang, id string) (Case, error) {
 	if c.Checks, err = s.checksOf(ctx, lang, num); err != nil {
 		return Case{}, err
 	}
+	if c.Links, err = s.linksOf(ctx, lang, num); err != nil {
+		return Case{}, err
+	}
 	tags, err := s.tagsOf(ctx, lang, []int{num})
 	if err != nil {
 		return Case{}, err
@@ -393,4 +396,26 @@ func (s *Store) BuiltAt(ctx context.Context) string {
 	var v string
 	s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'built_at'`).Scan(&v)
 	return v
+}
+
+// linksOf returns a case's links to other cases, same-event first.
+func (s *Store) linksOf(ctx context.Context, lang string, num int) ([]CaseLink, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT l.kind, c.id, c.org, c.date, t.headline, t.title FROM case_links l
+		JOIN cases c ON c.num = l.other JOIN case_text t ON t.num = l.other AND t.lang = ?
+		WHERE l.num = ? ORDER BY l.kind DESC, l.pos`, lang, num)
+	if err != nil {
+		return nil, fmt.Errorf("case links: %w", err)
+	}
+	defer rows.Close()
+	var out []CaseLink
+	for rows.Next() {
+		var l CaseLink
+		var org string
+		if err := rows.Scan(&l.Kind, &l.ID, &org, &l.Date, &l.Headline, &l.Title); err != nil {
+			return nil, err
+		}
+		l.Org = s.Term(lang, KindOrg, org)
+		out = append(out, l)
+	}
+	return out, rows.Err()
 }

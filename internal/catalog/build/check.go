@@ -246,6 +246,14 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, 
 			}
 		}
 	}
+	for i, r := range c.SameEvent {
+		switch {
+		case r == c.ID:
+			add([]any{"same_event", i}, "a case cannot be the same event as itself")
+		case ids[r] == "":
+			add([]any{"same_event", i}, fmt.Sprintf("case %s does not exist", r))
+		}
+	}
 	for i, r := range c.Related {
 		switch {
 		case r == c.ID:

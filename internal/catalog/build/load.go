@@ -90,6 +90,9 @@ type Case struct {
 	TimeToResolve *int     `yaml:"time_to_resolve"`
 	Sources       []Source `yaml:"sources"`
 	Related       []string `yaml:"related"`
+	// SameEvent are cases that are the same event seen from another organization: a provider's
+	// outage and the outages it caused downstream. The link holds both ways.
+	SameEvent []string `yaml:"same_event"`
 	Timeline      []Event  `yaml:"timeline"`
 	// Checks links the case's action items to checks: a check slug from data/checks.yaml and
 	// the positions (from 1) of the action items that support it.

@@ -90,6 +90,16 @@ CREATE TABLE related (
   PRIMARY KEY (num, pos)
 ) WITHOUT ROWID;
 
+-- Links between cases: "same-event" (editors' same_event, both ways) and "earlier-at-same-org"
+-- (the organization's earlier cases, nearest first), computed at build time.
+CREATE TABLE case_links (
+  num INTEGER NOT NULL REFERENCES cases (num),
+  kind TEXT NOT NULL,
+  pos INTEGER NOT NULL,
+  other INTEGER NOT NULL REFERENCES cases (num),
+  PRIMARY KEY (num, kind, pos)
+) WITHOUT ROWID;
+
 -- Full-text index over both languages. Text is stored pre-analysed (see catalog.IndexText):
 -- Hangul as character bigrams, everything else as lowercase words that porter stems.
 CREATE VIRTUAL TABLE case_fts USING fts5 (

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -81,6 +83,9 @@ func writeDB(ctx context.Context, d *Data, path string) error {
 				return err
 			}
 		}
+	}
+	if err := insertLinks(ctx, tx, d.Cases, nums); err != nil {
+		return err
 	}
 	meta := map[string]string{
 		"built_at": time.Now().UTC().Format(time.RFC3339),
@@ -221,4 +226,54 @@ func insertCase(ctx context.Context, tx *sql.Tx, c *Case, labels map[string]stri
 		catalog.IndexText(strings.Join(bodies, " ")),
 		catalog.IndexText(strings.Join(tagWords, " ")))
 	return err
+}
+
+// maxEarlier is how many of an organization's earlier cases a case links to.
+const maxEarlier = 5
+
+// insertLinks writes the links between cases: same-event both ways, and each case's earlier
+// cases at the same organization, nearest first.
+func insertLinks(ctx context.Context, tx *sql.Tx, cases []*Case, nums map[string]int) error {
+	same := map[string][]string{}
+	for _, c := range cases {
+		for _, o := range c.SameEvent {
+			if !slices.Contains(same[c.ID], o) {
+				same[c.ID] = append(same[c.ID], o)
+			}
+			if !slices.Contains(same[o], c.ID) {
+				same[o] = append(same[o], c.ID)
+			}
+		}
+	}
+	byOrg := map[string][]*Case{}
+	for _, c := range cases {
+		byOrg[c.Org] = append(byOrg[c.Org], c)
+	}
+	for _, cs := range byOrg {
+		sort.SliceStable(cs, func(i, j int) bool { return cs[i].Date < cs[j].Date })
+	}
+	add := func(c *Case, kind string, others []string) error {
+		for pos, o := range others {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO case_links VALUES (?,?,?,?)`, nums[c.ID], kind, pos, nums[o]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, c := range cases {
+		if err := add(c, "same-event", same[c.ID]); err != nil {
+			return err
+		}
+		var earlier []string
+		org := byOrg[c.Org]
+		for i := len(org) - 1; i >= 0 && len(earlier) < maxEarlier; i-- {
+			if o := org[i]; o.Date < c.Date && o.ID != c.ID {
+				earlier = append(earlier, o.ID)
+			}
+		}
+		if err := add(c, "earlier-at-same-org", earlier); err != nil {
+			return err
+		}
+	}
+	return nil
 }
