@@ -93,7 +93,7 @@ type Case struct {
 	// SameEvent are cases that are the same event seen from another organization: a provider's
 	// outage and the outages it caused downstream. The link holds both ways.
 	SameEvent []string `yaml:"same_event"`
-	Timeline      []Event  `yaml:"timeline"`
+	Timeline  []Event  `yaml:"timeline"`
 	// Checks links the case's action items to checks: a check slug from data/checks.yaml and
 	// the positions (from 1) of the action items that support it.
 	Checks map[string][]int `yaml:"checks"`
