@@ -113,6 +113,8 @@ func paramsFor(path string) []string {
 			return listingParams
 		case rest == "checks":
 			return stackParams
+		case strings.HasSuffix(rest, "/card.png"):
+			return nil
 		case strings.HasPrefix(rest, "cases/"):
 			return caseParams
 		case strings.Count(rest, "/") == 1:

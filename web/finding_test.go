@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"image/png"
 	"net/http"
 	"strings"
 	"testing"
@@ -94,5 +95,41 @@ func TestCardsSummarise(t *testing.T) {
 	}
 	if r := get(t, s, "/en/?cause=config-change&org=cloudflare"); !strings.Contains(r.doc.Find(`meta[name=description]`).AttrOr("content", ""), "Organization: Cloudflare") {
 		t.Errorf("filtered listing description = %q", r.doc.Find(`meta[name=description]`).AttrOr("content", ""))
+	}
+}
+
+// A case's og:image is a 1200×630 PNG, linked from its page with a large-image card.
+func TestCaseCardImage(t *testing.T) {
+	s := newTestServer(t)
+	page := get(t, s, "/ko/cases/IL-0003")
+	src := page.doc.Find(`meta[property="og:image"]`).AttrOr("content", "")
+	if src != "http://example.com/ko/cases/IL-0003/card.png" || page.doc.Find(`meta[name="twitter:card"]`).AttrOr("content", "") != "summary_large_image" {
+		t.Fatalf("og:image = %q", src)
+	}
+	if og := page.doc.Find(`meta[property="og:title"]`).AttrOr("content", ""); !strings.HasPrefix(og, "IL-0003 · 카카오 · 2022-10-15 — ") {
+		t.Errorf("og:title = %q", og)
+	}
+	r := get(t, s, "/ko/cases/IL-0003/card.png")
+	if r.status != 200 || r.header.Get("Content-Type") != "image/png" {
+		t.Fatalf("card = %d %q", r.status, r.header.Get("Content-Type"))
+	}
+	img, err := png.Decode(strings.NewReader(r.body))
+	if err != nil || img.Bounds().Dx() != 1200 || img.Bounds().Dy() != 630 {
+		t.Fatalf("card decodes to %v, %v", img.Bounds(), err)
+	}
+	// the headline is drawn: many dark pixels in the text area
+	dark := 0
+	for y := 180; y < 480; y += 2 {
+		for x := 70; x < 1130; x += 2 {
+			if r, g, b, _ := img.At(x, y).RGBA(); r < 0x4000 && g < 0x4000 && b < 0x4000 {
+				dark++
+			}
+		}
+	}
+	if dark < 2000 {
+		t.Errorf("only %d dark pixels where the headline should be", dark)
+	}
+	if r := get(t, s, "/en/cases/IL-9999/card.png"); r.status != 404 {
+		t.Errorf("card of a missing case = %d", r.status)
 	}
 }

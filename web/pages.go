@@ -165,3 +165,19 @@ func otherLang(lang string) string {
 	}
 	return "ko"
 }
+
+// caseCard draws a case's link-preview image (1200×630 PNG). It is drawn once per language and
+// kept with the other answers.
+func (s *Server) caseCard(c echo.Context) error {
+	lang, id := c.Param("lang"), c.Param("id")
+	cs, err := s.cat.Case(c.Request().Context(), lang, id)
+	if err != nil {
+		return s.caseNotFound(err, id)
+	}
+	b, err := views.CardPNG(c.Request().Context(), cs)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=86400, s-maxage=604800")
+	return c.Blob(http.StatusOK, "image/png", b)
+}

@@ -31,6 +31,7 @@ func (s *Server) routes() {
 	l.GET("", s.redirectToSlash)
 	l.GET("/", s.listCases)
 	l.GET("/cases/:id", s.showCase)
+	l.GET("/cases/:id/card.png", s.caseCard)
 	l.GET("/graph", s.showGraph)
 	l.GET("/checks", s.showChecks)
 	l.GET("/checks/:slug", s.showCheck)
