@@ -106,3 +106,20 @@ func mdEscape(s string) string {
 	}
 	return b.String()
 }
+
+func topChecks(cs []catalog.CheckSummary, n int) []catalog.CheckSummary {
+	if len(cs) > n {
+		return cs[:n]
+	}
+	return cs
+}
+
+// checksURLFor is the checklist a topic's "What to check" leads to: narrowed to the value when
+// it is a component or factor.
+func checksURLFor(lang string, t catalog.Term) string {
+	q := url.Values{}
+	if t.Kind == catalog.KindComponent || t.Kind == catalog.KindFactor {
+		q.Set(t.Kind, t.Slug)
+	}
+	return ChecksURL(lang, q)
+}

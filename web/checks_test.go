@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -264,5 +265,45 @@ func TestCaseLinks(t *testing.T) {
 	a := get(t, s, "/api/v1/cases/IL-0004")
 	if json.Unmarshal([]byte(a.body), &api); len(api.Links) != 1 || api.Links[0].Kind != "same-event" || api.Links[0].ID != "IL-0003" {
 		t.Errorf("API links = %+v", api.Links)
+	}
+}
+
+// The durations page draws a box plot per main cause and component with the median beside it,
+// and its medians agree with the cases.
+func TestStatsPage(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/stats")
+	if r.status != 200 {
+		t.Fatalf("/en/stats = %d", r.status)
+	}
+	d, err := build.Load(testcatalog.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resolve []int
+	for _, c := range d.Cases {
+		if c.TimeToResolve != nil {
+			resolve = append(resolve, *c.TimeToResolve)
+		}
+	}
+	slices.Sort(resolve)
+	m := int(catalog.Quantile(resolve, .5) + .5)
+	first := r.doc.Find(".spread-table tbody tr").First()
+	if got := first.Find("td.num").Eq(1).Text(); !strings.HasPrefix(got, views.FormatMinutes("en", &m)) {
+		t.Errorf("median time to resolve of every case = %q, want %s", got, views.FormatMinutes("en", &m))
+	}
+	if n := first.Find("svg.boxplot").Eq(1).Find("circle").Length(); n != len(resolve) {
+		t.Errorf("the resolve plot has %d dots, want one per case with a time (%d)", n, len(resolve))
+	}
+	if r.doc.Find(".spread-table").Length() != 3 {
+		t.Errorf("%d tables, want every case, by cause and by component", r.doc.Find(".spread-table").Length())
+	}
+	topic := get(t, s, "/ko/causes/config-change")
+	if topic.doc.Find(".spread-section svg.boxplot").Length() == 0 {
+		t.Error("the topic page has no durations")
+	}
+	comp := get(t, s, "/en/components/datacenter")
+	if !strings.Contains(comp.doc.Find(".topic-checks").Text(), "Rehearse losing a whole data center") {
+		t.Errorf("the datacenter page does not say what to check: %q", comp.doc.Find(".topic-checks").Text())
 	}
 }

@@ -138,7 +138,25 @@ func (s *Server) showTopic(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.TopicPage(t))
+	v := views.TopicView{Topic: t}
+	if v.Spread, err = s.cat.TopicSpread(c.Request().Context(), c.Param("lang"), kind, c.Param("slug")); err != nil {
+		return err
+	}
+	st, err := s.cat.Stats(c.Request().Context(), c.Param("lang"))
+	if err != nil {
+		return err
+	}
+	v.All = st.All
+	var ids []string
+	for _, card := range t.Cards {
+		ids = append(ids, card.ID)
+	}
+	if kind == catalog.KindComponent || kind == catalog.KindFactor {
+		v.Checks = s.cat.Checks(c.Param("lang"), filterOf(kind, c.Param("slug"), catalog.KindComponent), filterOf(kind, c.Param("slug"), catalog.KindFactor))
+	} else {
+		v.Checks = s.cat.ChecksFor(c.Param("lang"), ids, 8)
+	}
+	return render(c, http.StatusOK, views.TopicPage(v))
 }
 
 // showGraph renders the catalog graph, narrowed by the listing's filters.
@@ -180,4 +198,20 @@ func (s *Server) caseCard(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "public, max-age=86400, s-maxage=604800")
 	return c.Blob(http.StatusOK, "image/png", b)
+}
+
+// showStats renders the spread of time to detect and to resolve by cause and component.
+func (s *Server) showStats(c echo.Context) error {
+	st, err := s.cat.Stats(c.Request().Context(), c.Param("lang"))
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.StatsPage(st))
+}
+
+func filterOf(kind, slug, want string) []string {
+	if kind == want {
+		return []string{slug}
+	}
+	return nil
 }

@@ -34,6 +34,7 @@ func (s *Server) routes() {
 	l.GET("/cases/:id/card.png", s.caseCard)
 	l.GET("/graph", s.showGraph)
 	l.GET("/checks", s.showChecks)
+	l.GET("/stats", s.showStats)
 	l.GET("/checks/:slug", s.showCheck)
 	l.GET("/api", s.showAPIPage)
 	l.GET("/feed.xml", s.feed)

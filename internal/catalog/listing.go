@@ -506,7 +506,6 @@ type Topic struct {
 	Count      int
 	Related    map[string][]Facet // kind -> values co-occurring in the topic's cases, most first
 	Years      []YearCount        // cases per year, oldest first, every year in the range
-	Resolve    []Facet            // median time to resolve in minutes per main cause, where known
 	Cards      []Card             // newest first
 	Links      []Link
 }
@@ -577,38 +576,9 @@ func (s *Store) Topic(ctx context.Context, lang, kind, slug string) (Topic, erro
 			t.Years = append(t.Years, YearCount{y, years[y]})
 		}
 	}
-	t.Resolve = s.resolveByCause(lang, ix, set)
 	return t, nil
 }
 
-// resolveByCause returns the median time to resolve, in minutes, of a set's cases grouped by
-// their main cause, for the cases where it is known.
-func (s *Store) resolveByCause(lang string, ix *index, set bitset) []Facet {
-	by := map[string][]int{}
-	set.each(func(p int32) bool {
-		if m := ix.resolve[p]; m >= 0 {
-			for _, t := range ix.tags[p] { // tags are in display order: the first cause is the main one
-				if k := ix.terms[t]; k.kind == KindCause {
-					by[k.slug] = append(by[k.slug], int(m))
-					break
-				}
-			}
-		}
-		return true
-	})
-	var out []Facet
-	for cause, v := range by {
-		sort.Ints(v)
-		out = append(out, Facet{Term: s.Term(lang, KindCause, cause), Count: v[len(v)/2]})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Count != out[j].Count {
-			return out[i].Count > out[j].Count
-		}
-		return out[i].Slug < out[j].Slug
-	})
-	return out
-}
 
 // Graph returns the values of the cases a filter selects and how often they occur together.
 func (s *Store) Graph(ctx context.Context, lang string, f Filter) (map[string][]Facet, []Link, int, error) {
