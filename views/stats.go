@@ -11,8 +11,8 @@ import (
 // and a 3-day recovery fit on one axis.
 const (
 	plotW        = 400.0
-	plotMinLog   = 0.0              // log10(1 minute)
-	plotMaxLog   = 4.6355           // log10(30 days in minutes)
+	plotMinLog   = 0.0    // log10(1 minute)
+	plotMaxLog   = 4.6355 // log10(30 days in minutes)
 	plotLeftPad  = 6.0
 	plotRightPad = 6.0
 )

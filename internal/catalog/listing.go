@@ -579,7 +579,6 @@ func (s *Store) Topic(ctx context.Context, lang, kind, slug string) (Topic, erro
 	return t, nil
 }
 
-
 // Graph returns the values of the cases a filter selects and how often they occur together.
 func (s *Store) Graph(ctx context.Context, lang string, f Filter) (map[string][]Facet, []Link, int, error) {
 	sel, _, err := s.selectCases(ctx, f, ParseQuery(f.Q), SortNewest)
