@@ -36,7 +36,7 @@ type Field struct {
 // writes them out, and the synthetic catalogs fill them. Adding a field here (and to Text) is
 // the whole change in code.
 var Fields = []Field{
-	{Key: "headline", Required: false, Max: 60, MaxKO: 40, text: func(t *Text) *string { return &t.Headline }},
+	{Key: "headline", Required: true, Max: 60, MaxKO: 40, text: func(t *Text) *string { return &t.Headline }},
 	{Key: "title", Required: true, Max: 200, MaxKO: 200, text: func(t *Text) *string { return &t.Title }},
 	{Key: "summary", Required: true, text: func(t *Text) *string { return &t.Summary }},
 	{Key: "region", text: func(t *Text) *string { return &t.Region }},
