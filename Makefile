@@ -24,9 +24,8 @@ run: build ## build and serve the site at http://localhost:8080/
 deps: ## install what the browser tests need (Debian chromium, a Korean font, axe-core)
 	bash .ci/install-deps
 
-test: deps data ## run every test: unit, server, catalog content and browser tests
-	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+test: deps data lint ## run every test (with the race detector): unit, server, catalog content, browser tests
+	$(GO) test -race -count=1 ./...
 
 test-go: data ## run the Go tests without installing browser dependencies (browser tests skip)
 	$(GO) test ./...
@@ -37,6 +36,7 @@ lint: ## vet and check formatting
 
 bench: build ## benchmarks and a load run against nginx on loopback (see bench/README.md)
 	bash bench/run.sh
+	bash bench/edge.sh
 
 clean: ## remove built files
 	rm -rf bin $(DB)

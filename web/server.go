@@ -58,7 +58,8 @@ type Server struct {
 	idPrefix   string        // request ids of the fast path: a random prefix and a counter
 	renders    chan struct{} // slots for rendering answers not in the cache
 	renderRate func(client string) bool
-	draining   atomic.Bool // set on shutdown: /readyz says not ready while requests drain
+	draining   atomic.Bool  // set on shutdown: /readyz says not ready while requests drain
+	lastHit    atomic.Int64 // when a cached answer was last served, in Unix nanoseconds
 }
 
 // renderSlots is how many answers are rendered at once; more wait their turn in order. One per

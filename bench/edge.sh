@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# bench/edge.sh: the serving edge under load, on the embedded catalog.
+#
+#  1. Misses must not starve hits: the cached case page alone, then the same page while two
+#     clients ask for new search URLs (every request a cache miss), in ROUNDS interleaved pairs
+#     of DURATION each; the server pinned to one core. Reports each pair and the median share
+#     (req/s under misses / req/s alone) and p50 / p99 of the cached page under misses.
+#  2. Memory that is really bounded: RSS of the server through UNIQUE_SECS of unique search URLs
+#     at 8 connections (VmRSS sampled every second; the peak and the end are reported).
+#
+# Usage: bash bench/edge.sh   (needs bin/incidentlib: make build). Env: ROUNDS (3), DURATION (5s),
+# UNIQUE_SECS (60).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-bin/incidentlib}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-5s}
+UNIQUE_SECS=${UNIQUE_SECS:-60}
+[ -x "$BIN" ] || { echo "bench/edge: $BIN is missing: run make build" >&2; exit 1; }
+command -v wrk >/dev/null || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# Every request a new search: a counter and a per-thread seed make the words unique.
+cat >"$work/unique.lua" <<'LUA'
+local n = 0
+local seed = 0
+function setup(thread) seed = seed + 1; thread:set("seed", seed) end
+function init(args) n = 0 end
+function request()
+  n = n + 1
+  return wrk.format("GET", "/en/?q=database+" .. seed .. "x" .. n)
+end
+LUA
+
+port=18190
+start() {
+  taskset -c 0 "$BIN" -addr 127.0.0.1:$port -rate 0 -render-rate "${RENDER_RATE:-0}" "$@" 2>"$work/server.log" &
+  PID=$!
+  for i in $(seq 1 100); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:$port/readyz)" = 200 ] && return
+    sleep 0.1
+  done
+  echo "server not ready" >&2; exit 1
+}
+reqs() { awk '/^Requests\/sec/ {print $2}' "$1"; }
+lat() { awk -v p="$2" '$1 == p {print $2}' "$1"; }
+
+echo "== cached case page alone vs under a miss load (server on core 0, load on core 1)"
+start
+CASE=http://127.0.0.1:$port/en/cases/IL-0016
+curl -s -o /dev/null "$CASE"
+shares=()
+for r in $(seq 1 "$ROUNDS"); do
+  taskset -c 1 wrk -t1 -c16 -d"$DURATION" --latency "$CASE" >"$work/alone.txt"
+  taskset -c 1 wrk -t2 -c2 -d"$DURATION" -s "$work/unique.lua" "http://127.0.0.1:$port" >"$work/miss.txt" &
+  mp=$!
+  taskset -c 1 wrk -t1 -c16 -d"$DURATION" --latency "$CASE" >"$work/under.txt"
+  wait $mp
+  a=$(reqs "$work/alone.txt"); u=$(reqs "$work/under.txt"); m=$(reqs "$work/miss.txt")
+  share=$(awk -v a="$a" -v u="$u" 'BEGIN {printf "%.2f", u / a}')
+  shares+=("$share")
+  printf 'round %d: alone %9.0f req/s   under misses %9.0f req/s (p50 %s, p99 %s)   share %s   misses %6.0f req/s\n' \
+    "$r" "$a" "$u" "$(lat "$work/under.txt" 50%)" "$(lat "$work/under.txt" 99%)" "$share" "$m"
+done
+median=$(printf '%s\n' "${shares[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+echo "median share of the cached page's throughput kept under the miss load: $median (target >= 0.5)"
+kill $PID; wait $PID 2>/dev/null || true
+
+echo "== RSS through ${UNIQUE_SECS}s of unique search URLs at 8 connections (default -mem-limit)"
+start
+rss() { awk '/^VmRSS/ {print int($2/1024)}' /proc/$PID/status; }
+echo "RSS at start: $(rss) MiB"
+taskset -c 1 wrk -t2 -c8 -d"${UNIQUE_SECS}s" -s "$work/unique.lua" "http://127.0.0.1:$port" >"$work/unique.txt" &
+wp=$!
+peak=0
+while kill -0 $wp 2>/dev/null; do
+  v=$(rss); [ "$v" -gt "$peak" ] && peak=$v
+  sleep 1
+done
+wait $wp || true
+echo "unique URLs: $(reqs "$work/unique.txt") req/s; RSS peak ${peak} MiB, at the end $(rss) MiB (target < 300 MiB)"
