@@ -43,6 +43,18 @@ func replace(old, new string) func(string) string {
 
 func keep(s string) string { return s }
 
+// replaceLine replaces the line that starts with prefix.
+func replaceLine(prefix, line string) func(string) string {
+	return func(s string) string {
+		i := strings.Index(s, "\n"+prefix)
+		if i < 0 {
+			panic("fixture has no line " + prefix)
+		}
+		j := strings.IndexByte(s[i+1:], '\n')
+		return s[:i+1] + line + s[i+1+j:]
+	}
+}
+
 // dropKey removes a one-line or folded key from the en or ko text of a case.
 func dropKey(lang, key string) func(string) string {
 	return func(s string) string {
@@ -92,8 +104,8 @@ func TestLoadRejectsBadData(t *testing.T) {
 		{"unknown org", replace("org: kakao", "org: kakao-corp"), nil, "IL-0003.yaml:2", `org: unknown organization "kakao-corp"`},
 		{"missing Korean title", dropKey("ko", "title"), nil, "IL-0003.yaml:", "ko.title: missing; the title of the case in Korean (ko) is required"},
 		{"missing Korean summary", dropKey("ko", "summary"), nil, "IL-0003.yaml:", "ko.summary: missing; the summary of the case in Korean (ko) is required"},
-		{"headline too long", replace("en:\n", "en:\n  headline: "+strings.Repeat("x", 61)+"\n"), nil, "IL-0003.yaml:", "en.headline: a headline is one line of at most 60 characters in English (en) (this one has 61)"},
-		{"only one language", replace("en:\n", "en:\n  headline: Kakao goes dark\n"), nil, "IL-0003.yaml:", "ko.headline: missing in Korean (ko) but present in the other language"},
+		{"headline too long", replaceLine(`  headline: "Kakao`, "  headline: "+strings.Repeat("x", 61)), nil, "IL-0003.yaml:", "en.headline: a headline is one line of at most 60 characters in English (en) (this one has 61)"},
+		{"missing Korean headline", dropKey("ko", "headline"), nil, "IL-0003.yaml:", "ko.headline: missing; the headline of the case in Korean (ko) is required"},
 		{"timeline disagrees", replace("sources:", "time_to_resolve: 60\ntimeline:\n  - {at: \"2022-10-15T15:19+09:00\", mark: start, en: Fire, ko: 화재}\n  - {at: \"2022-10-15T17:19+09:00\", mark: resolved, en: Back, ko: 복구}\nsources:"), nil, "IL-0003.yaml:", `time_to_resolve: 60 minutes does not match the timeline, where "resolved" comes 120 minutes after "start"`},
 		{"timeline bad time", replace("sources:", "timeline:\n  - {at: \"15:19 KST\", en: Fire, ko: 화재}\nsources:"), nil, "IL-0003.yaml:", `timeline[0].at: "15:19 KST" is not a time`},
 		{"timeline out of order", replace("sources:", "timeline:\n  - {at: \"2022-10-15T16:00Z\", en: B, ko: 나}\n  - {at: \"2022-10-15T15:00Z\", en: A, ko: 가}\nsources:"), nil, "IL-0003.yaml:", "timeline[1].at: events must be in time order"},
