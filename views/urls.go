@@ -18,6 +18,15 @@ var kindPaths = map[string]string{
 	catalog.KindOrg:       "orgs",
 }
 
+// KindOfIndex returns the kind whose index page a path segment names: a topic segment or
+// "years".
+func KindOfIndex(segment string) (string, bool) {
+	if segment == "years" {
+		return catalog.KindYear, true
+	}
+	return KindOfPath(segment)
+}
+
 // KindOfPath returns the kind a topic path segment names.
 func KindOfPath(segment string) (string, bool) {
 	for k, p := range kindPaths {
@@ -44,6 +53,9 @@ func ChecksURL(lang string, q url.Values) string { return withQuery("/"+lang+"/c
 
 // CardImageURL is a case's link-preview image.
 func CardImageURL(lang, id string) string { return "/" + lang + "/cases/" + id + "/card.png" }
+
+// CiteURL is the API address of a case's citation in a format (bibtex or csl-json).
+func CiteURL(id, format string) string { return "/api/v1/cases/" + id + "/cite?format=" + format }
 
 // NeutralCaseURL is a case's address without a language: it opens in the reader's language.
 func NeutralCaseURL(id string) string { return "/cases/" + id }

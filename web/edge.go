@@ -113,6 +113,8 @@ func paramsFor(path string) []string {
 			return listingParams
 		case rest == "checks":
 			return stackParams
+		case !strings.Contains(rest, "/"):
+			return []string{"q"} // an index page's typed words
 		case strings.HasSuffix(rest, "/card.png"):
 			return nil
 		case strings.HasPrefix(rest, "cases/"):

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"image/png"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -131,5 +132,43 @@ func TestCaseCardImage(t *testing.T) {
 	}
 	if r := get(t, s, "/en/cases/IL-9999/card.png"); r.status != 404 {
 		t.Errorf("card of a missing case = %d", r.status)
+	}
+}
+
+// Every kind has an index page: all values with counts, sorted in the page's language, narrowed
+// by typed words without JavaScript.
+func TestIndexPages(t *testing.T) {
+	s := newTestServer(t)
+	for _, p := range []string{"/en/causes", "/ko/symptoms", "/en/components", "/ko/factors", "/en/orgs", "/ko/orgs", "/en/years"} {
+		r := get(t, s, p)
+		if r.status != 200 || r.doc.Find(".index-list li").Length() == 0 {
+			t.Errorf("%s = %d with %d values", p, r.status, r.doc.Find(".index-list li").Length())
+		}
+	}
+	// On Korean pages Hangul names come first, in 가나다 order, then the others.
+	ko := texts(get(t, s, "/ko/orgs").doc.Find(".index-label"))
+	if len(ko) < 3 || ko[0] != "네이버" || ko[1] != "카카오" || ko[2] != "Atlassian" {
+		t.Errorf("Korean org index = %v, want 네이버, 카카오, then Latin names", ko)
+	}
+	if en := texts(get(t, s, "/en/orgs").doc.Find(".index-label")); en[0] != "Atlassian" {
+		t.Errorf("English org index = %v", en)
+	}
+	n := get(t, s, "/en/orgs?q=cloud")
+	got := texts(n.doc.Find(".index-label"))
+	if len(got) != 2 || !slices.Contains(got, "Cloudflare") || !slices.Contains(got, "Google Cloud") {
+		t.Errorf("orgs narrowed by 'cloud' = %v", got)
+	}
+	if c := get(t, s, "/en/causes"); !strings.Contains(c.doc.Find(".index-def").First().Text(), "") || c.doc.Find(".index-def").Length() == 0 {
+		t.Error("the causes index has no definitions")
+	}
+	if r := get(t, s, "/en/nonsense"); r.status != 404 {
+		t.Errorf("/en/nonsense = %d", r.status)
+	}
+	// the facet's "all" link leads here
+	l := get(t, s, "/en/")
+	for _, a := range texts(l.doc.Find(".facet-all")) {
+		if a == "" {
+			t.Error("empty all link")
+		}
 	}
 }

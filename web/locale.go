@@ -118,7 +118,7 @@ func (s *Server) redirectToSlash(c echo.Context) error {
 }
 
 // langPaths are the first segments of pages that exist under a language prefix.
-var langPaths = map[string]bool{"cases": true, "graph": true, "api": true, "feed.xml": true, "checks": true, "stats": true,
+var langPaths = map[string]bool{"cases": true, "graph": true, "api": true, "feed.xml": true, "checks": true, "stats": true, "years": true,
 	"causes": true, "symptoms": true, "components": true, "factors": true, "orgs": true}
 
 // fallback handles paths no route matched: a page path without its language is redirected to

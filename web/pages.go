@@ -215,3 +215,24 @@ func filterOf(kind, slug, want string) []string {
 	}
 	return nil
 }
+
+// showIndex lists every value of a kind with its count, sorted for the page's language and
+// narrowed by typed words (the form works without JavaScript).
+func (s *Server) showIndex(c echo.Context) error {
+	kind, ok := views.KindOfIndex(c.Param("kinds"))
+	if !ok {
+		return echo.ErrNotFound
+	}
+	lang := c.Param("lang")
+	entries, err := s.cat.Index(c.Request().Context(), lang, kind)
+	if err != nil {
+		return err
+	}
+	q := cleanQuery(c.QueryParam("q"))
+	if len([]rune(q)) > catalog.MaxQueryLen {
+		return inputErr("error.query_too_long", "q", map[string]any{"Max": catalog.MaxQueryLen})
+	}
+	views.SortIndex(lang, entries)
+	v := views.IndexView{Kind: kind, Q: q, Total: len(entries), Entries: views.NarrowIndex(entries, q)}
+	return render(c, http.StatusOK, views.IndexPage(v))
+}

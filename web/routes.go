@@ -38,6 +38,7 @@ func (s *Server) routes() {
 	l.GET("/checks/:slug", s.showCheck)
 	l.GET("/api", s.showAPIPage)
 	l.GET("/feed.xml", s.feed)
+	l.GET("/:kinds", s.showIndex)
 	l.GET("/:kinds/:slug", s.showTopic)
 
 	// Anything else: a path without a language is redirected, the rest is a 404 page.

@@ -419,3 +419,40 @@ func (s *Store) linksOf(ctx context.Context, lang string, num int) ([]CaseLink, 
 	}
 	return out, rows.Err()
 }
+
+// IndexEntry is a value on its kind's index page: label, definition, count and, for an
+// organization, its country.
+type IndexEntry struct {
+	VocabEntry
+	Country string
+}
+
+// Index lists every value of a kind that has cases, with its count, definition (vocabulary
+// kinds) and country (organizations), in the kind's defined order (years newest first). The
+// page sorts them for its language.
+func (s *Store) Index(ctx context.Context, lang, kind string) ([]IndexEntry, error) {
+	var out []IndexEntry
+	if kind == KindYear {
+		rows, err := s.db.QueryContext(ctx, `SELECT year, count(*) FROM cases GROUP BY year ORDER BY year DESC`)
+		if err != nil {
+			return nil, fmt.Errorf("index of years: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var y, n int
+			if err := rows.Scan(&y, &n); err != nil {
+				return nil, err
+			}
+			ys := strconv.Itoa(y)
+			out = append(out, IndexEntry{VocabEntry: VocabEntry{Term: Term{Kind: KindYear, Slug: ys, Label: ys}, Count: n}})
+		}
+		return out, rows.Err()
+	}
+	for _, v := range s.Vocab(lang)[kind] {
+		if v.Count == 0 {
+			continue
+		}
+		out = append(out, IndexEntry{VocabEntry: v, Country: s.terms[kind+"/"+v.Slug].country})
+	}
+	return out, nil
+}
