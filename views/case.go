@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -178,4 +179,14 @@ func linkGroups(links []catalog.CaseLink) [][]catalog.CaseLink {
 		out = append(out, []catalog.CaseLink{l})
 	}
 	return out
+}
+
+// sourceInKorean reports whether a source is written in Korean: a title in Hangul, or a site
+// under .kr.
+func sourceInKorean(s catalog.Source) bool {
+	if strings.ContainsFunc(s.Title, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }) {
+		return true
+	}
+	u, err := url.Parse(s.URL)
+	return err == nil && strings.HasSuffix(u.Hostname(), ".kr")
 }

@@ -16,7 +16,8 @@ func listTitle(ctx context.Context, r catalog.Result) string {
 	return T(ctx, "list.heading")
 }
 
-// listSentence says what the list is: all cases, filters only, or a search, and its order.
+// listSentence says what the list is: all cases, filters only, or a search. The order is said
+// once, by the sort links.
 func listSentence(ctx context.Context, r catalog.Result) string {
 	var what string
 	hasValues := false
@@ -37,7 +38,11 @@ func listSentence(ctx context.Context, r catalog.Result) string {
 	default:
 		what = T(ctx, "list.what_search")
 	}
-	return what + " " + T(ctx, "list.order_"+r.Filter.Sort)
+	what = strings.TrimSuffix(strings.TrimSpace(what), ";")
+	if !strings.HasSuffix(what, ".") {
+		what += "."
+	}
+	return what
 }
 
 func from(r catalog.Result) int {
