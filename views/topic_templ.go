@@ -388,7 +388,7 @@ func TopicPage(v TopicView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = CaseCard(c, FromQuery(catalog.Filter{Values: map[string][]string{t.Kind: {t.Slug}}})).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = CaseCard(c, TopicFrom(t.Term)).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -193,6 +193,13 @@ func FromQuery(f catalog.Filter) string {
 	return filterQuery(f).Encode()
 }
 
+// TopicFromPrefix starts the from parameter of a case opened from a topic page:
+// "topic:cause/power-facility". Its back link returns to the topic page.
+const TopicFromPrefix = "topic:"
+
+// TopicFrom is the from parameter of the cases listed on a topic page.
+func TopicFrom(t catalog.Term) string { return TopicFromPrefix + t.Kind + "/" + t.Slug }
+
 // CaseFromURL is a case's address reached from a listing; the permalink stays CaseURL.
 func CaseFromURL(lang, id, from string) string {
 	if from == "" {

@@ -2,8 +2,10 @@ package web
 
 import (
 	"encoding/json"
+	"github.com/PuerkitoBio/goquery"
 	"image/png"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -170,5 +172,41 @@ func TestIndexPages(t *testing.T) {
 		if a == "" {
 			t.Error("empty all link")
 		}
+	}
+}
+
+// A case opened from a listing walks that listing's results, with titles, keeping the listing;
+// one opened from a topic page leads back to it.
+func TestReadingInOrder(t *testing.T) {
+	s := newTestServer(t)
+	list := get(t, s, "/en/?org=cloudflare&org=google-cloud")
+	var ids []string
+	list.doc.Find(".card .case-id").Each(func(_ int, sel *goquery.Selection) { ids = append(ids, sel.Text()) })
+	if len(ids) < 3 {
+		t.Fatalf("listing has %v", ids)
+	}
+	from := "org=cloudflare&org=google-cloud"
+	c := get(t, s, "/en/cases/"+ids[1]+"?from="+url.QueryEscape(from))
+	prev, _ := c.doc.Find(".prevnext a.prev").Attr("href")
+	next, _ := c.doc.Find(".prevnext a.next").Attr("href")
+	if prev != "/en/cases/"+ids[0]+"?from="+url.QueryEscape(from) || next != "/en/cases/"+ids[2]+"?from="+url.QueryEscape(from) {
+		t.Errorf("walking %v from %s: prev %q, next %q", ids, ids[1], prev, next)
+	}
+	if title := c.doc.Find(".prevnext a.next .prevnext-title").Text(); title == "" || strings.HasPrefix(title, "IL-") {
+		t.Errorf("next shows %q, want a title", title)
+	}
+	related, _ := c.doc.Find("#related a").First().Attr("href")
+	if !strings.Contains(related, "from=") {
+		t.Errorf("related link %q loses the listing", related)
+	}
+	ko := get(t, s, "/ko/cases/"+ids[1]+"?from="+url.QueryEscape(from))
+	if got := ko.doc.Find(".prevnext .prevnext-label").Text(); !strings.Contains(got, "이전 사례") || !strings.Contains(got, "다음 사례") {
+		t.Errorf("Korean labels = %q", got)
+	}
+	topic := get(t, s, "/en/causes/power-facility")
+	href, _ := topic.doc.Find(".card-title a").First().Attr("href")
+	tc := get(t, s, href)
+	if back, _ := tc.doc.Find(".crumbs a").Attr("href"); back != "/en/causes/power-facility" {
+		t.Errorf("a case from a topic page leads back to %q (from %s)", back, href)
 	}
 }

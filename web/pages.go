@@ -110,11 +110,29 @@ func (s *Server) showCase(c echo.Context) error {
 	default:
 		return inputErr("error.bad_view", "view", map[string]any{"Value": clipValue(view)})
 	}
-	if from := c.QueryParam("from"); from != "" {
+	walk := catalog.Filter{}
+	if from := c.QueryParam("from"); strings.HasPrefix(from, views.TopicFromPrefix) {
+		kind, slug, _ := strings.Cut(strings.TrimPrefix(from, views.TopicFromPrefix), "/")
+		if kind != catalog.KindYear && s.cat.Known(kind, slug) {
+			t := s.cat.Term(c.Param("lang"), kind, slug)
+			v.FromTopic, v.FromQuery = &t, from
+			walk = catalog.Filter{Values: map[string][]string{kind: {slug}}}
+		}
+	} else if from != "" {
 		if f, err := s.parseFilter(from, catalog.DefaultPageSize); err == nil {
-			v.From = &f
+			v.From, v.FromQuery, walk = &f, from, f
 		}
 	}
+	prev, next, ok, err := s.cat.Around(c.Request().Context(), c.Param("lang"), walk, id)
+	if err != nil {
+		return err
+	}
+	if !ok && v.FromQuery != "" { // the case is not in that listing: walk the whole catalog
+		if prev, next, _, err = s.cat.Around(c.Request().Context(), c.Param("lang"), catalog.Filter{}, id); err != nil {
+			return err
+		}
+	}
+	v.Prev, v.Next = prev, next
 	return render(c, http.StatusOK, views.CasePage(v))
 }
 

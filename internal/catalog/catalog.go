@@ -90,7 +90,6 @@ type Case struct {
 	Checks        []CheckLink
 	Links         []CaseLink // same event elsewhere, earlier cases at the same organization
 	Related       []Related
-	Prev, Next    string // neighbouring ids in newest-first order; empty at the ends
 }
 
 // Event is a moment of a case's timeline in one language.

@@ -1,9 +1,11 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -704,4 +706,61 @@ func clipText(s string, n int) string {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ,.;:") + "…"
+}
+
+// Neighbour is the case before or after another in a listing's order.
+type Neighbour struct {
+	ID    string
+	Title string // the headline, or the title when the case has none
+}
+
+// Around returns the cases just before (newer, in the default order) and after a case in the
+// order of the listing f selects, so a reader can walk a result list case by case. It reports
+// false when the case is not in the listing.
+func (s *Store) Around(ctx context.Context, lang string, f Filter, id string) (prev, next Neighbour, ok bool, err error) {
+	r := Result{Filter: f, Words: ParseQuery(f.Q)}
+	sortBy := f.Sort
+	if sortBy == "" || sortBy == SortRelevance && len(r.Words) == 0 {
+		sortBy = SortNewest
+		if len(r.Words) > 0 && f.Sort == "" {
+			sortBy = SortRelevance
+		}
+	}
+	sel, _, err := s.selectCases(ctx, f, r.Words, sortBy)
+	if err != nil {
+		return prev, next, false, err
+	}
+	all := sel.pageNums(Filter{Sort: sortBy, Page: 1, PageSize: sel.result.count() + 1})
+	want := int32(0)
+	if n, perr := strconv.Atoi(strings.TrimPrefix(id, "IL-")); perr == nil {
+		want = int32(n)
+	}
+	for i, n := range all {
+		if n != want {
+			continue
+		}
+		var nums []int32
+		if i > 0 {
+			nums = append(nums, all[i-1])
+		}
+		if i+1 < len(all) {
+			nums = append(nums, all[i+1])
+		}
+		cards, err := s.cards(ctx, lang, sel.ix, nums, nil)
+		if err != nil {
+			return prev, next, false, err
+		}
+		byNum := map[string]Neighbour{}
+		for _, c := range cards {
+			byNum[c.ID] = Neighbour{ID: c.ID, Title: cmp.Or(c.Headline, c.Title)}
+		}
+		if i > 0 {
+			prev = byNum[fmt.Sprintf("IL-%04d", all[i-1])]
+		}
+		if i+1 < len(all) {
+			next = byNum[fmt.Sprintf("IL-%04d", all[i+1])]
+		}
+		return prev, next, true, nil
+	}
+	return prev, next, false, nil
 }

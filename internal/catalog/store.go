@@ -261,13 +261,6 @@ func (s *Store) Case(ctx context.Context, lang, id string) (Case, error) {
 	if c.Related, err = s.related(ctx, lang, num); err != nil {
 		return Case{}, err
 	}
-	err = s.db.QueryRowContext(ctx, `SELECT
-		coalesce((SELECT id FROM cases WHERE (date, num) > (?, ?) ORDER BY date, num LIMIT 1), ''),
-		coalesce((SELECT id FROM cases WHERE (date, num) < (?, ?) ORDER BY date DESC, num DESC LIMIT 1), '')`,
-		c.Date, num, c.Date, num).Scan(&c.Prev, &c.Next)
-	if err != nil {
-		return Case{}, fmt.Errorf("case %s neighbours: %w", id, err)
-	}
 	return c, nil
 }
 
