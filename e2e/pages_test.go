@@ -51,6 +51,15 @@ func pageTypes(lang string) []pageType {
 		{"topic-cause", p + "/causes/power-facility", 200},
 		{"topic-org", p + "/orgs/google-cloud", 200},
 		{"graph", p + "/graph", 200},
+		{"no-results", p + "/?cause=power-facility&org=cloudflare", 200},
+		{"index-orgs", p + "/orgs", 200},
+		{"index-causes", p + "/causes", 200},
+		{"checks", p + "/checks", 200},
+		{"checklist-stack", p + "/checks?component=backup&factor=runbook-gap", 200},
+		{"check", p + "/checks/datacenter-loss-drill", 200},
+		{"case-timeline", p + "/cases/IL-0048", 200},
+		{"case-both", p + "/cases/IL-0003?view=both", 200},
+		{"stats", p + "/stats", 200},
 		{"404", p + "/cases/IL-9999", 404},
 	}
 }
