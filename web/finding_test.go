@@ -20,7 +20,7 @@ func TestUnknownFilterValue(t *testing.T) {
 		t.Fatalf("status %d", r.status)
 	}
 	notice := r.doc.Find(".notice")
-	if !strings.Contains(notice.Text(), "No organization “cloudflar”") || !strings.Contains(notice.Text(), "Closest values: Cloudflare") {
+	if !strings.Contains(notice.Text(), "No organization “cloudflar”") || !strings.Contains(strings.Join(strings.Fields(notice.Text()), " "), "Closest values: Cloudflare") {
 		t.Errorf("notice = %q", notice.Text())
 	}
 	if href, _ := notice.Find("a").Attr("href"); href != "/en/?cause=config-change&org=cloudflare" {
