@@ -177,3 +177,44 @@ func TestCatalogBalance(t *testing.T) {
 	}
 	t.Logf("%d cases, %d of Korean organizations, %d organizations, %d years", len(d.Cases), korean, len(perOrg), len(perYear))
 }
+
+// Checklists and timelines stand on the data: at least 60 checks are backed by two or more
+// cases, every component has a backed check, and at least 200 cases have a timeline.
+func TestChecksAndTimelines(t *testing.T) {
+	d, err := build.Load(".")
+	if err != nil {
+		t.Fatalf("data does not validate:\n%v", err)
+	}
+	support := map[string]int{}
+	timelines := 0
+	for _, c := range d.Cases {
+		for slug := range c.Checks {
+			support[slug]++
+		}
+		if len(c.Timeline) > 0 {
+			timelines++
+		}
+	}
+	backed := 0
+	covered := map[string]bool{}
+	for _, ch := range d.Checks {
+		if support[ch.Slug] >= 2 {
+			backed++
+			for _, comp := range ch.Components {
+				covered[comp] = true
+			}
+		}
+	}
+	if backed < 60 {
+		t.Errorf("%d checks backed by at least two cases, want 60", backed)
+	}
+	for _, v := range d.Taxonomy.Components {
+		if !covered[v.Slug] {
+			t.Errorf("component %s has no check backed by two cases", v.Slug)
+		}
+	}
+	if timelines < 200 {
+		t.Errorf("%d cases have a timeline, want 200", timelines)
+	}
+	t.Logf("%d checks (%d backed by two cases or more), %d cases with a timeline", len(d.Checks), backed, timelines)
+}
