@@ -22,10 +22,23 @@ func maxFacet(fs []catalog.Facet) int {
 	return m
 }
 
-// yearLabel shortens years to '19 when many columns share the chart.
-func yearLabel(y, n int) string {
+// yearLabel names a column: the year, shortened to '19 when many columns share the chart, or
+// "≤2014" for the grouped earlier years.
+func yearLabel(y catalog.YearCount, n int) string {
+	s := strconv.Itoa(y.Year)
 	if n > 8 {
-		return "'" + strconv.Itoa(y%100 + 100)[1:]
+		s = "'" + strconv.Itoa(y.Year%100 + 100)[1:]
 	}
-	return strconv.Itoa(y)
+	if y.Before {
+		s = "≤" + s
+	}
+	return s
+}
+
+// topicPageURL is a page of a topic's cases; page 1 is the topic's own address.
+func topicPageURL(lang string, t catalog.Term, page int) string {
+	if page <= 1 {
+		return TopicURL(lang, t)
+	}
+	return TopicURL(lang, t) + "?page=" + strconv.Itoa(page)
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"incidentlib/internal/catalog"
 )
 
 // An unknown filter value on a page is left out with a notice naming the closest value, and the
@@ -208,5 +210,22 @@ func TestReadingInOrder(t *testing.T) {
 	tc := get(t, s, href)
 	if back, _ := tc.doc.Find(".crumbs a").Attr("href"); back != "/en/causes/power-facility" {
 		t.Errorf("a case from a topic page leads back to %q (from %s)", back, href)
+	}
+}
+
+// A topic page lists its cases 20 at a time with a pager, and its year chart starts at the
+// first year with cases, grouping a long tail of early years.
+func TestTopicPagingAndYears(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/causes/power-facility")
+	if n := r.doc.Find(".cards .card").Length(); n == 0 || n > catalog.DefaultPageSize {
+		t.Errorf("topic lists %d cards", n)
+	}
+	if r := get(t, s, "/en/causes/power-facility?page=9"); r.status != 400 {
+		t.Errorf("a page past the end = %d, want 400", r.status)
+	}
+	years := texts(r.doc.Find(".year-chart text.y"))
+	if len(years) == 0 || len(years) > 13 {
+		t.Errorf("year chart columns %v", years)
 	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -149,12 +150,23 @@ func (s *Server) showTopic(c echo.Context) error {
 	if !ok {
 		return echo.ErrNotFound
 	}
-	t, err := s.cat.Topic(c.Request().Context(), c.Param("lang"), kind, c.Param("slug"))
+	page := 1
+	if p := c.QueryParam("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > maxPage {
+			return inputErr("error.bad_page", "page", map[string]any{"Value": clipValue(p), "Max": maxPage})
+		}
+		page = n
+	}
+	t, err := s.cat.TopicPage(c.Request().Context(), c.Param("lang"), kind, c.Param("slug"), page, catalog.DefaultPageSize)
 	if errorsIsNotFound(err) {
 		return &notFound{id: "error.topic_not_found", data: map[string]any{"Kind": views.KindLabel(c.Request().Context(), kind), "Slug": clipValue(c.Param("slug"))}, err: err}
 	}
 	if err != nil {
 		return err
+	}
+	if page > t.Pages() {
+		return inputErr("error.bad_page", "page", map[string]any{"Value": page, "Max": t.Pages()})
 	}
 	v := views.TopicView{Topic: t}
 	if v.Spread, err = s.cat.TopicSpread(c.Request().Context(), c.Param("lang"), kind, c.Param("slug")); err != nil {

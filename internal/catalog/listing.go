@@ -497,9 +497,13 @@ func normWords(s string) string {
 
 // YearCount is the number of cases in one year.
 type YearCount struct {
-	Year  int
-	Count int
+	Year   int
+	Count  int
+	Before bool `json:",omitempty"` // the cases of Year and every earlier year, grouped
 }
+
+// chartYears is how many single years a topic's chart shows; earlier ones are grouped.
+const chartYears = 12
 
 // Topic is one value of a kind with its cases and what occurs with it.
 type Topic struct {
@@ -508,16 +512,28 @@ type Topic struct {
 	Count      int
 	Related    map[string][]Facet // kind -> values co-occurring in the topic's cases, most first
 	Years      []YearCount        // cases per year, oldest first, every year in the range
-	Cards      []Card             // newest first
+	Cards      []Card             // one page, newest first
+	Page       int
+	PageSize   int
 	Links      []Link
 }
+
+// Pages is the number of pages of a topic's cases.
+func (t Topic) Pages() int { return max(1, (t.Count+t.PageSize-1)/max(t.PageSize, 1)) }
 
 // MaxTopicCards is how many of a topic's cases its page lists, newest first; the filtered
 // listing has the rest.
 const MaxTopicCards = 100
 
-// Topic returns a value of a kind (cause, symptom, component, factor, org) with its cases.
+// Topic returns a value of a kind (cause, symptom, component, factor, org) with its newest
+// MaxTopicCards cases.
 func (s *Store) Topic(ctx context.Context, lang, kind, slug string) (Topic, error) {
+	return s.TopicPage(ctx, lang, kind, slug, 1, MaxTopicCards)
+}
+
+// TopicPage returns a value of a kind with one page of its cases, newest first. A page past
+// the end has no cards.
+func (s *Store) TopicPage(ctx context.Context, lang, kind, slug string, page, size int) (Topic, error) {
 	if kind == KindYear || !s.Known(kind, slug) {
 		return Topic{}, fmt.Errorf("%s %q: %w", kind, slug, ErrNotFound)
 	}
@@ -525,14 +541,17 @@ func (s *Store) Topic(ctx context.Context, lang, kind, slug string) (Topic, erro
 	if err != nil {
 		return Topic{}, err
 	}
-	t := Topic{Term: s.Term(lang, kind, slug), Definition: s.Definition(lang, kind, slug), Related: map[string][]Facet{}}
+	t := Topic{Term: s.Term(lang, kind, slug), Definition: s.Definition(lang, kind, slug), Related: map[string][]Facet{}, Page: max(page, 1), PageSize: size}
 	set := ix.kindSet(kind, []string{slug})
 	t.Count = set.count()
 	var nums []int32
 	years := map[int]int{}
 	minY, maxY := 0, 0
+	skip := (max(page, 1) - 1) * size
 	set.each(func(p int32) bool {
-		if len(nums) < MaxTopicCards {
+		if skip > 0 {
+			skip--
+		} else if len(nums) < size {
 			nums = append(nums, ix.order[p])
 		}
 		y := ix.year(p)
@@ -567,15 +586,22 @@ func (s *Store) Topic(ctx context.Context, lang, kind, slug string) (Topic, erro
 			return orgs[i].Slug < orgs[j].Slug
 		})
 	}
-	if minY > 0 && maxY-minY > 60 { // a very old case would stretch the chart: show years with cases only
-		for y := minY; y <= maxY; y++ {
-			if years[y] > 0 {
-				t.Years = append(t.Years, YearCount{y, years[y]})
+	if minY > 0 {
+		// From the first year with cases; a long tail of early years is one "before" column, so
+		// a single case from 1985 does not stretch the chart over decades.
+		first := minY
+		if maxY-minY >= chartYears {
+			first = maxY - chartYears + 1
+			n := 0
+			for y := minY; y < first; y++ {
+				n += years[y]
+			}
+			if n > 0 {
+				t.Years = append(t.Years, YearCount{Year: first - 1, Count: n, Before: true})
 			}
 		}
-	} else if minY > 0 {
-		for y := minY; y <= maxY; y++ {
-			t.Years = append(t.Years, YearCount{y, years[y]})
+		for y := first; y <= maxY; y++ {
+			t.Years = append(t.Years, YearCount{Year: y, Count: years[y]})
 		}
 	}
 	return t, nil

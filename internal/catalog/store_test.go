@@ -283,3 +283,25 @@ func TestNotReadyAfterFailedIndexLoad(t *testing.T) {
 		t.Error("Ready() = true after the index failed to load")
 	}
 }
+
+// A topic's year chart starts at its first year and groups the years before the last twelve.
+func TestTopicYearsGroupEarlyYears(t *testing.T) {
+	s := testcatalog.Open(t)
+	tp, err := s.Topic(context.Background(), "en", "component", "datacenter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tp.Years) == 0 || len(tp.Years) > 13 {
+		t.Fatalf("years = %v", tp.Years)
+	}
+	total := 0
+	for i, y := range tp.Years {
+		total += y.Count
+		if y.Before && i != 0 {
+			t.Errorf("grouped column %v is not first", y)
+		}
+	}
+	if total != tp.Count {
+		t.Errorf("year columns add up to %d, the topic has %d cases", total, tp.Count)
+	}
+}
