@@ -69,8 +69,12 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 	}
 	rows := 0
 	var nodes []GraphNode
-	for ci, kind := range kinds {
-		x := 24 + float64(ci)*colW
+	x := 24.0
+	fontPx := 13.0
+	if small {
+		fontPx = 12
+	}
+	for _, kind := range kinds {
 		g.Columns = append(g.Columns, GraphColumn{Kind: kind, X: x})
 		var col []GraphNode
 		if kind == "case" {
@@ -90,14 +94,18 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 				col = append(col, GraphNode{Term: f.Term, Count: f.Count, R: r, Href: TopicURL(lang, f.Term)})
 			}
 		}
+		widest := 0.0
 		for i := range col {
 			col[i].X, col[i].Y = x+12, top+float64(i)*rowH
 			col[i].Right = true
+			widest = max(widest, labelWidth(col[i].Label+" "+strconv.Itoa(col[i].Count), fontPx))
 		}
 		rows = max(rows, len(col))
 		nodes = append(nodes, col...)
+		// the next column starts after this one's longest label, so no label is cut or covered
+		x += max(colW, widest+60)
 	}
-	g.W = 24 + float64(len(kinds)-1)*colW + 230 // the last column's labels need room
+	g.W = x // the last column ends after its longest label
 	g.H = top + float64(max(rows, 1))*rowH
 	g.Nodes = nodes
 	for i := range g.Nodes {
@@ -203,4 +211,21 @@ func partners(t catalog.Term, links []catalog.Link, n int) string {
 		s += ", " + o
 	}
 	return s
+}
+
+// labelWidth estimates how wide a label is drawn, in pixels: Hangul and other wide characters
+// take about an em, capitals and digits about 0.68 em, other letters about 0.56 em.
+func labelWidth(s string, fontPx float64) float64 {
+	w := 0.0
+	for _, r := range s {
+		switch {
+		case r >= 0x1100 && (r <= 0x115f || r >= 0x2e80 && r <= 0xa4cf || r >= 0xac00 && r <= 0xd7a3 || r >= 0xff00 && r <= 0xff60):
+			w += 1.0
+		case r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
+			w += 0.68
+		default:
+			w += 0.56
+		}
+	}
+	return w * fontPx
 }
