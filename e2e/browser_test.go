@@ -406,3 +406,21 @@ func (tb *tab) pageFacts() facts {
 	}
 	return f
 }
+
+// Every label of the catalog graph fits inside the drawing, in both languages.
+func TestGraphLabelsFit(t *testing.T) {
+	tb := newTab(t)
+	for _, lang := range []string{"en", "ko"} {
+		tb.openOK("/" + lang + "/graph")
+		cut := evalJS[[]string](tb, `(() => { const svg = document.querySelector("svg.graph"); const w = svg.viewBox.baseVal.width;
+			return Array.from(svg.querySelectorAll("text")).filter(t => { const b = t.getBBox(); return b.x + b.width > w + 1; }).map(t => t.textContent); })()`)
+		if len(cut) > 0 {
+			t.Errorf("/%s/graph: labels past the right edge: %v", lang, cut)
+		}
+		tb.openOK("/" + lang + "/?cause=power-facility")
+		small := evalJS[float64](tb, `parseFloat(getComputedStyle(document.querySelector(".graph-small .graph .nodes text")).fontSize) * document.querySelector(".graph-small svg.graph").getBoundingClientRect().width / document.querySelector(".graph-small svg.graph").viewBox.baseVal.width`)
+		if small < 11.9 {
+			t.Errorf("/%s/: the listing's small graph draws labels at %.1f px, want at least 12", lang, small)
+		}
+	}
+}
