@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
+	"math"
 	"strings"
 	"sync"
 
@@ -198,4 +199,70 @@ func wrapText(f font.Face, s string, width, max int) []string {
 		lines = append(lines[:max-1], strings.TrimRight(string(last), " ")+"…")
 	}
 	return lines
+}
+
+// IconPNG draws the site's icon, the letters IL on a red rounded square, size pixels wide.
+func IconPNG(size int) ([]byte, error) {
+	_, bold, err := cardFonts()
+	if err != nil {
+		return nil, err
+	}
+	img := image.NewRGBA(image.Rect(0, 0, size, size))
+	r := float64(size) * 0.2
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			cx := math.Max(r, math.Min(float64(size)-r, float64(x)+.5))
+			cy := math.Max(r, math.Min(float64(size)-r, float64(y)+.5))
+			if dx, dy := float64(x)+.5-cx, float64(y)+.5-cy; dx*dx+dy*dy <= r*r {
+				img.Set(x, y, cardAccent)
+			}
+		}
+	}
+	face, err := opentype.NewFace(bold, &opentype.FaceOptions{Size: float64(size) * 0.56, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil, err
+	}
+	w := font.MeasureString(face, "IL").Round()
+	m := face.Metrics()
+	base := (size + (m.Ascent.Round() - m.Descent.Round())) / 2
+	d := &font.Drawer{Dst: img, Src: image.NewUniform(color.White), Face: face, Dot: fixed.P((size-w)/2, base)}
+	d.DrawString("IL")
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ICO wraps PNG images in the ICO format browsers ask for at /favicon.ico.
+func ICO(pngs map[int][]byte, sizes []int) []byte {
+	var b bytes.Buffer
+	le := func(v uint32, n int) {
+		for i := 0; i < n; i++ {
+			b.WriteByte(byte(v >> (8 * i)))
+		}
+	}
+	le(0, 2)
+	le(1, 2) // icon
+	le(uint32(len(sizes)), 2)
+	offset := 6 + 16*len(sizes)
+	for _, s := range sizes {
+		dim := byte(s)
+		if s >= 256 {
+			dim = 0
+		}
+		b.WriteByte(dim)
+		b.WriteByte(dim)
+		b.WriteByte(0) // no palette
+		b.WriteByte(0)
+		le(1, 2)  // planes
+		le(32, 2) // bits per pixel
+		le(uint32(len(pngs[s])), 4)
+		le(uint32(offset), 4)
+		offset += len(pngs[s])
+	}
+	for _, s := range sizes {
+		b.Write(pngs[s])
+	}
+	return b.Bytes()
 }

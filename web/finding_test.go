@@ -229,3 +229,22 @@ func TestTopicPagingAndYears(t *testing.T) {
 		t.Errorf("year chart columns %v", years)
 	}
 }
+
+// The site has a PNG icon and /favicon.ico.
+func TestFavicon(t *testing.T) {
+	s := newTestServer(t)
+	for path, ctype := range map[string]string{"/favicon.ico": "image/x-icon", "/favicon.png": "image/png", "/apple-touch-icon.png": "image/png"} {
+		r := get(t, s, path)
+		if r.status != 200 || r.header.Get("Content-Type") != ctype || len(r.body) < 100 {
+			t.Errorf("%s = %d %q %d bytes", path, r.status, r.header.Get("Content-Type"), len(r.body))
+		}
+	}
+	ico := get(t, s, "/favicon.ico").body
+	if !strings.HasPrefix(ico, "\x00\x00\x01\x00\x03\x00") || !strings.Contains(ico, "\x89PNG") {
+		t.Error("/favicon.ico is not an ICO holding PNGs")
+	}
+	img, err := png.Decode(strings.NewReader(get(t, s, "/apple-touch-icon.png").body))
+	if err != nil || img.Bounds().Dx() != 180 {
+		t.Errorf("apple-touch-icon: %v %v", err, img)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"incidentlib/internal/catalog"
 	"incidentlib/static"
+	"incidentlib/views"
 )
 
 func errorsIsNotFound(err error) bool { return errors.Is(err, catalog.ErrNotFound) }
@@ -101,3 +102,30 @@ func (s *Server) readyz(c echo.Context) error {
 }
 
 var contextWithTimeout = context.WithTimeout
+
+// icon serves the site icon: /favicon.ico (16, 32 and 48 px PNGs in an ICO), /favicon.png
+// (32 px) and /apple-touch-icon.png (180 px). They are drawn once, then kept.
+func (s *Server) icon(c echo.Context) error {
+	s.iconsOnce.Do(func() {
+		s.icons = map[int][]byte{}
+		for _, size := range []int{16, 32, 48, 180} {
+			b, err := views.IconPNG(size)
+			if err != nil {
+				s.iconsErr = err
+				return
+			}
+			s.icons[size] = b
+		}
+	})
+	if s.iconsErr != nil {
+		return s.iconsErr
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=604800")
+	switch c.Request().URL.Path {
+	case "/favicon.ico":
+		return c.Blob(http.StatusOK, "image/x-icon", views.ICO(s.icons, []int{16, 32, 48}))
+	case "/apple-touch-icon.png":
+		return c.Blob(http.StatusOK, "image/png", s.icons[180])
+	}
+	return c.Blob(http.StatusOK, "image/png", s.icons[32])
+}

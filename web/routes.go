@@ -13,6 +13,9 @@ func (s *Server) routes() {
 	e.GET("/robots.txt", s.robots, s.cached)
 	e.GET("/metrics", s.metricsHandler())
 	e.GET("/lang/:lang", s.switchLang)
+	e.GET("/favicon.ico", s.icon, s.cached)
+	e.GET("/favicon.png", s.icon, s.cached)
+	e.GET("/apple-touch-icon.png", s.icon, s.cached)
 
 	api := e.Group("/api/v1", s.cors, s.rateLimit(), s.cached)
 	api.GET("/cases", s.apiCases)

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -60,6 +61,9 @@ type Server struct {
 	renderRate func(client string) bool
 	draining   atomic.Bool  // set on shutdown: /readyz says not ready while requests drain
 	lastHit    atomic.Int64 // when a cached answer was last served, in Unix nanoseconds
+	iconsOnce  sync.Once
+	icons      map[int][]byte // site icon PNGs by size
+	iconsErr   error
 }
 
 // renderSlots is how many answers are rendered at once; more wait their turn in order. One per
