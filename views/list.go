@@ -150,3 +150,34 @@ func facetShown(r catalog.Result, kind string) []catalog.Facet {
 	sort.SliceStable(rest, func(i, j int) bool { return rest[i].Count > rest[j].Count })
 	return append(chosen, rest[:max(0, min(len(rest), facetTop-len(chosen)))]...)
 }
+
+// cardGroup is the cases of a page that share a main cause.
+type cardGroup struct {
+	catalog.Term
+	Cards []catalog.Card
+}
+
+// groupByCause groups a page's cards by their main cause, largest group first, keeping the
+// page's order within a group.
+func groupByCause(cards []catalog.Card) []cardGroup {
+	var groups []cardGroup
+	index := map[string]int{}
+	for _, c := range cards {
+		var cause catalog.Term
+		for _, t := range c.Tags {
+			if t.Kind == catalog.KindCause {
+				cause = t
+				break
+			}
+		}
+		i, ok := index[cause.Slug]
+		if !ok {
+			i = len(groups)
+			index[cause.Slug] = i
+			groups = append(groups, cardGroup{Term: cause})
+		}
+		groups[i].Cards = append(groups[i].Cards, c)
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return len(groups[i].Cards) > len(groups[j].Cards) })
+	return groups
+}

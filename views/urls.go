@@ -116,7 +116,16 @@ func filterQuery(f catalog.Filter) url.Values {
 	if f.Page > 1 {
 		q.Set("page", strconv.Itoa(f.Page))
 	}
+	if f.Group != "" {
+		q.Set("group", f.Group)
+	}
 	return q
+}
+
+// GroupURL is the listing with its cases grouped by main cause, or not ("").
+func GroupURL(lang string, f catalog.Filter, group string) string {
+	f.Group = group
+	return ListURL(lang, f)
 }
 
 func defaultSort(f catalog.Filter) string {

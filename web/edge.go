@@ -88,7 +88,7 @@ func isLangRoot(p string) bool { return len(p) == 4 && p[0] == '/' && p[3] == '/
 // these parameters only, so made-up parameters, tracking tags and repeats cannot fill the cache
 // with copies, and a page's links are built from the same parameters.
 var (
-	listingParams = append(slices.Clone(catalog.FilterKinds), "q", "page", "sort")
+	listingParams = append(slices.Clone(catalog.FilterKinds), "q", "page", "sort", "group")
 	apiListParams = append(slices.Clone(listingParams), "lang", "page_size")
 	caseParams    = []string{"from", "view"}
 	topicParams   = []string{"page", "from"}

@@ -86,6 +86,12 @@ func (s *Server) readFilterInto(raw string, pageSize int, unknown func(kind, v s
 		}
 		f.Page = page
 	}
+	switch g := q.Get("group"); g {
+	case "", "cause":
+		f.Group = g
+	default:
+		return f, inputErr("error.bad_group", "group", map[string]any{"Value": clipValue(g)})
+	}
 	switch srt := q.Get("sort"); srt {
 	case "", catalog.SortNewest, catalog.SortOldest, catalog.SortRelevance:
 		f.Sort = srt

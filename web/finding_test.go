@@ -248,3 +248,19 @@ func TestFavicon(t *testing.T) {
 		t.Errorf("apple-touch-icon: %v %v", err, img)
 	}
 }
+
+// The listing can show its page grouped by main cause, and keeps the grouping when paging.
+func TestGroupByCause(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/?group=cause")
+	heads := texts(r.doc.Find("h2.card-group"))
+	if len(heads) < 2 || r.doc.Find(".cards .card").Length() == 0 {
+		t.Fatalf("grouped listing: heads %v", heads)
+	}
+	if href, _ := r.doc.Find(".group-toggle a").Attr("href"); href != "/en/" {
+		t.Errorf("ungroup link = %q", href)
+	}
+	if r := get(t, s, "/en/?group=org"); r.status != 400 {
+		t.Errorf("unknown grouping = %d", r.status)
+	}
+}

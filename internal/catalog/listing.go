@@ -33,6 +33,7 @@ type Filter struct {
 	Sort     string              // SortNewest, SortOldest, SortRelevance; empty picks the default
 	Page     int                 // from 1
 	PageSize int
+	Group    string // a page option: "cause" shows the page's cases under their main cause
 }
 
 // Has reports whether the filter selects slug of kind.
