@@ -13,6 +13,17 @@ func listTitle(ctx context.Context, r catalog.Result) string {
 	if r.Filter.Q != "" {
 		return T(ctx, "list.title_search", map[string]any{"Q": clip(r.Filter.Q, 60)})
 	}
+	var parts []string
+	for _, kind := range catalog.FilterKinds {
+		for _, f := range r.Facets[kind] {
+			if r.Filter.Has(kind, f.Slug) {
+				parts = append(parts, f.Label)
+			}
+		}
+	}
+	if len(parts) > 0 {
+		return T(ctx, "list.heading") + ": " + strings.Join(parts, " · ") + " (" + strconv.Itoa(r.Total) + ")"
+	}
 	return T(ctx, "list.heading")
 }
 

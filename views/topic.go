@@ -1,7 +1,9 @@
 package views
 
 import (
+	"context"
 	"strconv"
+	"strings"
 
 	"incidentlib/internal/catalog"
 )
@@ -41,4 +43,9 @@ func topicPageURL(lang string, t catalog.Term, page int) string {
 		return TopicURL(lang, t)
 	}
 	return TopicURL(lang, t) + "?page=" + strconv.Itoa(page)
+}
+
+// topicDescription is a topic page's description for link previews: its definition and count.
+func topicDescription(ctx context.Context, t catalog.Topic) string {
+	return strings.TrimSpace(t.Definition + " " + N(ctx, "topic.count", t.Count))
 }

@@ -411,7 +411,7 @@ func TopicPage(v TopicView) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Layout(Head{Title: t.Label + " · " + KindLabel(ctx, t.Kind), Description: orDefault(t.Definition, t.Label), Canonical: TopicURL(Lang(ctx), t.Term), Alternates: true}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(Head{Title: t.Label + " · " + KindLabel(ctx, t.Kind), Description: topicDescription(ctx, t), Canonical: TopicURL(Lang(ctx), t.Term), Alternates: true}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
