@@ -112,9 +112,10 @@ func (r Result) Pages() int {
 
 // bm25 weights of the index columns id, title, summary, body, tags: a match in the title counts
 // several times one deep in the text.
-// The tags column holds vocabulary labels and aliases: it helps recall but weighs least, so a
-// case whose text is about the words outranks one that only carries a matching tag.
-const rankExpr = `bm25(case_fts, 20.0, 8.0, 3.0, 1.0, 0.5)`
+// The tags column holds vocabulary labels and aliases: a case tagged with what the words name
+// ("DDoS", "certificate expired") gains over one that only mentions them deep in its body, but
+// less than one whose title or summary is about them.
+const rankExpr = `bm25(case_fts, 20.0, 8.0, 3.0, 1.0, 4.0)`
 
 // minAllWords is how many cases having every search word are enough: with fewer, the list
 // takes cases having any of the words, ranked so that those with more of them come first.
