@@ -129,7 +129,7 @@ func GroupURL(lang string, f catalog.Filter, group string) string {
 }
 
 func defaultSort(f catalog.Filter) string {
-	if len(catalog.ParseQuery(f.Q)) > 0 {
+	if f.HasWords() {
 		return catalog.SortRelevance
 	}
 	return catalog.SortNewest

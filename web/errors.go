@@ -46,45 +46,65 @@ type notFound struct {
 func (e *notFound) Error() string { return e.err.Error() }
 func (e *notFound) Unwrap() error { return e.err }
 
+// problem is what an error means for the reader, whichever way the answer goes out (page, API
+// or MCP tool): a status, a message id with its data, and a title id for pages.
+type problem struct {
+	status  int
+	id      string
+	titleID string
+	data    map[string]any
+	input   *InputError // for the API's param field
+}
+
+// classify is the one place errors become answers; handleError and toolError both use it.
+func classify(err error) problem {
+	p := problem{status: http.StatusInternalServerError, id: "error.server", titleID: "error.server_title"}
+	var in *InputError
+	var nf *notFound
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &in):
+		p = problem{status: http.StatusBadRequest, id: in.ID, titleID: "error.bad_request_title", data: in.Data, input: in}
+	case errors.As(err, &nf):
+		p = problem{status: http.StatusNotFound, id: nf.id, titleID: "error.not_found_title", data: nf.data}
+	case errors.Is(err, catalog.ErrNotFound):
+		p = problem{status: http.StatusNotFound, id: "error.not_found", titleID: "error.not_found_title"}
+	case errors.Is(err, context.DeadlineExceeded):
+		p.status, p.id = http.StatusServiceUnavailable, "error.timeout"
+	case errors.Is(err, context.Canceled):
+		p.status = 499 // the client left; nobody reads the answer
+	case errors.As(err, &he):
+		p.status = he.Code
+		switch {
+		case p.status == http.StatusNotFound:
+			p.id, p.titleID = "error.not_found", "error.not_found_title"
+		case p.status == http.StatusMethodNotAllowed:
+			p.id, p.titleID = "error.method_not_allowed", "error.bad_request_title"
+		case p.status == http.StatusRequestEntityTooLarge:
+			p.id, p.titleID = "error.payload_too_large", "error.bad_request_title"
+		case p.status == http.StatusTooManyRequests:
+			p.id, p.titleID = "error.rate_limited", "error.bad_request_title"
+		case p.status < 500:
+			p.id, p.titleID = "error.bad_query", "error.bad_request_title"
+		}
+	}
+	return p
+}
+
 // handleError turns every error into one response: a page for the site, JSON for the API.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
 	r := c.Request()
-	status, id, data := http.StatusInternalServerError, "error.server", map[string]any(nil)
-	titleID := "error.server_title"
-	var in *InputError
-	var nf *notFound
-	var he *echo.HTTPError
-	switch {
-	case errors.As(err, &in):
-		status, id, data, titleID = http.StatusBadRequest, in.ID, in.Data, "error.bad_request_title"
-	case errors.As(err, &nf):
-		status, id, data, titleID = http.StatusNotFound, nf.id, nf.data, "error.not_found_title"
-	case errors.Is(err, catalog.ErrNotFound):
-		status, id, titleID = http.StatusNotFound, "error.not_found", "error.not_found_title"
-	case errors.Is(err, context.DeadlineExceeded):
-		status, id = http.StatusServiceUnavailable, "error.timeout"
-	case errors.Is(err, context.Canceled):
-		// the client left; nobody reads this response
+	p := classify(err)
+	status, id, data, titleID, in := p.status, p.id, p.data, p.titleID, p.input
+	if status == 499 {
 		c.NoContent(499)
 		return
-	case errors.As(err, &he):
-		status = he.Code
-		switch {
-		case status == http.StatusNotFound:
-			id, titleID = "error.not_found", "error.not_found_title"
-		case status == http.StatusMethodNotAllowed:
-			id, titleID = "error.method_not_allowed", "error.bad_request_title"
-			c.Response().Header().Set("Allow", "GET, HEAD")
-		case status == http.StatusRequestEntityTooLarge:
-			id, titleID = "error.payload_too_large", "error.bad_request_title"
-		case status == http.StatusTooManyRequests:
-			id, titleID = "error.rate_limited", "error.bad_request_title"
-		case status < 500:
-			id, titleID = "error.bad_query", "error.bad_request_title"
-		}
+	}
+	if status == http.StatusMethodNotAllowed {
+		c.Response().Header().Set("Allow", "GET, HEAD")
 	}
 	if status >= 500 {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err,

@@ -224,6 +224,9 @@ func inputSchema[In any]() *jsonschema.Schema {
 		case "page_size":
 			p.Minimum, p.Maximum, p.Default = new(1.0), new(float64(mcpMaxPageSize)), []byte(strconv.Itoa(mcpPageSize))
 		case "cause", "symptom", "component", "factor", "org", "year":
+			// a slice infers as ["null","array"]; clients such as the MCP Inspector then cannot
+			// send a list, and an absent list already means no filter
+			p.Type, p.Types = "array", nil
 			p.MaxItems = new(maxValues)
 			p.Items.MaxLength = new(mcpMaxSlugLen)
 		}
@@ -428,60 +431,20 @@ func (s *Server) toolGetTopic(ctx context.Context, req *mcp.CallToolRequest, in 
 	return textResult(topicText(ctx, out)), out, nil
 }
 
-// toolVocab finds the values that words name: by a whole label or alias, as the search suggests
-// them, or by the beginning of a word of a label or alias in either language.
+// toolVocab finds the values that words name (catalog.Store.MatchVocab).
 func (s *Server) toolVocab(ctx context.Context, _ *mcp.CallToolRequest, in vocabInput) (*mcp.CallToolResult, vocabList, error) {
-	lang, other := cmp.Or(in.Lang, "en"), "ko"
-	if lang == "ko" {
-		other = "en"
-	}
+	lang := cmp.Or(in.Lang, "en")
 	ctx = s.toolLocale(ctx, lang)
 	words := cleanQuery(in.Words)
-	named := map[string]bool{}
-	for _, v := range s.cat.Suggest(lang, words, catalog.Filter{}) {
-		named[v.Kind+"/"+v.Slug] = true
+	kinds := toolKinds
+	if in.Kind != "" {
+		kinds = []string{in.Kind}
 	}
-	otherLabels := map[string]string{} // kind/slug -> label
-	for kind, vs := range s.cat.Vocab(other) {
-		for _, v := range vs {
-			otherLabels[kind+"/"+v.Slug] = v.Label
-		}
-	}
-	query := catalog.ParseQuery(words)
-	vocab := s.cat.Vocab(lang)
 	out := vocabList{Lang: lang, Words: words, Values: []vocabValue{}}
-	for _, kind := range toolKinds {
-		if in.Kind != "" && kind != in.Kind {
-			continue
-		}
-		for _, v := range vocab[kind] {
-			key := kind + "/" + v.Slug
-			names := append([]string{v.Label, otherLabels[key], strings.ReplaceAll(v.Slug, "-", " ")}, v.Aliases...)
-			if words == "" || named[key] || beginsWord(query, names) {
-				out.Values = append(out.Values, vocabValue{apiTerm: term(v.Term), Definition: v.Definition, Aliases: v.Aliases, Count: v.Count})
-			}
-		}
+	for _, v := range s.cat.MatchVocab(lang, words, kinds) {
+		out.Values = append(out.Values, vocabValue{apiTerm: term(v.Term), Definition: v.Definition, Aliases: v.Aliases, Count: v.Count})
 	}
 	return textResult(vocabText(ctx, out)), out, nil
-}
-
-// beginsWord reports whether a word of the query begins a word of one of the names: "cert" finds
-// "certificate", "재시" finds "재시도". Shorter words (one Hangul syllable, two letters) are left
-// out: they begin too many.
-func beginsWord(query []catalog.QueryWord, names []string) bool {
-	for _, w := range query {
-		if n := utf8.RuneCountInString(w.Stem); n < 2 || (!w.Hangul && n < 3) {
-			continue
-		}
-		for _, name := range names {
-			for _, nw := range catalog.ParseQuery(name) {
-				if strings.HasPrefix(nw.Raw, w.Raw) || strings.HasPrefix(nw.Raw, w.Stem) {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // toolLocale sets the language of an answer in ctx for views.T, keeping the origin the request
@@ -494,17 +457,14 @@ func (s *Server) toolLocale(ctx context.Context, lang string) context.Context {
 var toolWording = map[string]string{"error.bad_value": "mcp.bad_value"}
 
 // toolError is what the caller reads when a tool fails, in the answer's language: what was wrong
-// with the arguments, or that the fault is ours (logged, never detailed).
+// with the arguments, or that the fault is ours (logged, never detailed). classify decides.
 func (s *Server) toolError(ctx context.Context, req *mcp.CallToolRequest, err error) error {
-	var in *InputError
-	var nf *notFound
+	p := classify(err)
 	switch {
-	case errors.As(err, &in):
-		return errors.New(views.T(ctx, cmp.Or(toolWording[in.ID], in.ID), in.Data))
-	case errors.As(err, &nf):
-		return errors.New(views.T(ctx, nf.id, nf.data))
-	case errors.Is(err, context.DeadlineExceeded):
+	case p.status == http.StatusServiceUnavailable:
 		return errors.New(views.T(ctx, "mcp.timeout"))
+	case p.status < 500:
+		return errors.New(views.T(ctx, cmp.Or(toolWording[p.id], p.id), p.data))
 	}
 	s.log.Error("mcp tool failed", "tool", req.Params.Name, "err", err)
 	return errors.New(views.T(ctx, "mcp.server"))

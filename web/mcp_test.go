@@ -341,3 +341,27 @@ func TestMCPRateLimit(t *testing.T) {
 		t.Errorf("two quick requests = %v, want the second refused with 429", codes)
 	}
 }
+
+// Filter arguments are typed as plain arrays, so any client can send a list.
+func TestMCPArraySchemas(t *testing.T) {
+	for _, tool := range []*mcp.Tool{searchIncidentsTool, getChecklistTool} {
+		b, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Properties map[string]struct {
+				Type any `json:"type"`
+			} `json:"properties"`
+		}
+		json.Unmarshal(b, &s)
+		for name, p := range s.Properties {
+			switch name {
+			case "cause", "symptom", "component", "factor", "org", "year":
+				if p.Type != "array" {
+					t.Errorf("%s.%s has type %v, want array", tool.Name, name, p.Type)
+				}
+			}
+		}
+	}
+}

@@ -34,6 +34,17 @@ type Filter struct {
 	Page     int                 // from 1
 	PageSize int
 	Group    string // a page option: "cause" shows the page's cases under their main cause
+	// Words is Q parsed, set by Cases so that the links of a page do not parse it again; nil
+	// when not parsed yet.
+	Words []QueryWord
+}
+
+// HasWords reports whether the search has words (stop words and punctuation do not count).
+func (f Filter) HasWords() bool {
+	if f.Words != nil {
+		return len(f.Words) > 0
+	}
+	return len(ParseQuery(f.Q)) > 0
 }
 
 // Has reports whether the filter selects slug of kind.
@@ -265,6 +276,10 @@ func (s *Store) Cases(ctx context.Context, lang string, f Filter) (Result, error
 		f.Q = string([]rune(f.Q)[:MaxQueryLen])
 	}
 	r := Result{Filter: f, Words: ParseQuery(f.Q)}
+	r.Filter.Words = r.Words
+	if r.Words == nil {
+		r.Filter.Words = []QueryWord{}
+	}
 	if r.Filter.Sort == "" {
 		r.Filter.Sort = SortNewest
 		if len(r.Words) > 0 {
@@ -791,4 +806,50 @@ func (s *Store) Around(ctx context.Context, lang string, f Filter, id string) (p
 		return prev, next, true, nil
 	}
 	return prev, next, false, nil
+}
+
+// MatchVocab finds the values of the given kinds that words name, in vocabulary order: by a
+// whole label or alias, as Suggest finds them, or by the beginning of a word of a label, alias
+// or slug in either language. Without words it lists every value.
+func (s *Store) MatchVocab(lang, words string, kinds []string) []VocabEntry {
+	other := "ko"
+	if lang == "ko" {
+		other = "en"
+	}
+	named := map[string]bool{}
+	for _, v := range s.Suggest(lang, words, Filter{}) {
+		named[v.Kind+"/"+v.Slug] = true
+	}
+	query := ParseQuery(words)
+	vocab := s.Vocab(lang)
+	var out []VocabEntry
+	for _, kind := range kinds {
+		for _, v := range vocab[kind] {
+			key := kind + "/" + v.Slug
+			names := append([]string{v.Label, s.terms[key].label[li(other)], strings.ReplaceAll(v.Slug, "-", " ")}, v.Aliases...)
+			if words == "" || named[key] || beginsWord(query, names) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// beginsWord reports whether a word of the query begins a word of one of the names: "cert" finds
+// "certificate", "재시" finds "재시도". Shorter words (one Hangul syllable, two letters) are left
+// out: they begin too many.
+func beginsWord(query []QueryWord, names []string) bool {
+	for _, w := range query {
+		if n := utf8.RuneCountInString(w.Stem); n < 2 || (!w.Hangul && n < 3) {
+			continue
+		}
+		for _, name := range names {
+			for _, nw := range ParseQuery(name) {
+				if strings.HasPrefix(nw.Raw, w.Raw) || strings.HasPrefix(nw.Raw, w.Stem) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
