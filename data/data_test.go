@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -217,4 +218,37 @@ func TestChecksAndTimelines(t *testing.T) {
 		t.Errorf("%d cases have a timeline, want 200", timelines)
 	}
 	t.Logf("%d checks (%d backed by two cases or more), %d cases with a timeline", len(d.Checks), backed, timelines)
+}
+
+// The schema's lists of allowed values are the taxonomy's: a value added to taxonomy.yaml must
+// be added to case.schema.json too, or editors' YAML validation would reject it.
+func TestSchemaEnumsMatchTaxonomy(t *testing.T) {
+	d, err := build.Load(".")
+	if err != nil {
+		t.Fatalf("data does not validate:\n%v", err)
+	}
+	b, err := os.ReadFile("case.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Items struct {
+				Enum []string `json:"enum"`
+			} `json:"items"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+		var want []string
+		for _, v := range d.Taxonomy.Kind(kind) {
+			want = append(want, v.Slug)
+		}
+		got := schema.Properties[kind+"s"].Items.Enum
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("case.schema.json %ss = %v, taxonomy.yaml has %v", kind, got, want)
+		}
+	}
 }
