@@ -180,3 +180,28 @@ func TestAPIRateLimit(t *testing.T) {
 		t.Errorf("pages are rate limited too: %d", r.status)
 	}
 }
+
+// One language rule: answers are in English unless lang=ko; a case asked for without lang
+// carries both languages' text with English labels and links; errors follow lang.
+func TestAPILanguageRule(t *testing.T) {
+	s := newTestServer(t)
+	var c struct {
+		URL  string                     `json:"url"`
+		Org  struct{ Label string }     `json:"org"`
+		Text map[string]json.RawMessage `json:"text"`
+	}
+	json.Unmarshal([]byte(get(t, s, "/api/v1/cases/IL-0003").body), &c)
+	if !strings.HasSuffix(c.URL, "/en/cases/IL-0003") || c.Org.Label != "Kakao" || len(c.Text) != 2 {
+		t.Errorf("case without lang: url %s, org %q, %d languages", c.URL, c.Org.Label, len(c.Text))
+	}
+	json.Unmarshal([]byte(get(t, s, "/api/v1/cases/IL-0003?lang=ko").body), &c)
+	if !strings.HasSuffix(c.URL, "/ko/cases/IL-0003") || c.Org.Label != "카카오" {
+		t.Errorf("case with lang=ko: url %s, org %q", c.URL, c.Org.Label)
+	}
+	for path, want := range map[string]string{"/api/v1/cases/IL-9999": "There is no case", "/api/v1/cases/IL-9999?lang=ko": "사례는 없습니다",
+		"/api/v1/cases?page=9999": "page number", "/api/v1/cases?page=9999&lang=ko": "페이지 번호"} {
+		if r := get(t, s, path); !strings.Contains(r.body, want) {
+			t.Errorf("%s = %s, want %q", path, r.body, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"incidentlib/internal/catalog"
+	"incidentlib/internal/model"
 	"incidentlib/views"
 )
 
@@ -76,34 +77,9 @@ func (s *Server) showCheck(c echo.Context) error {
 	return render(c, http.StatusOK, views.CheckPage(d))
 }
 
-type apiCheck struct {
-	Slug       string    `json:"slug"`
-	URL        string    `json:"url"`
-	Title      string    `json:"title"`
-	Why        string    `json:"why"`
-	Components []apiTerm `json:"components"`
-	Factors    []apiTerm `json:"factors"`
-	Cases      int       `json:"cases"`
-}
-
-type apiEvidence struct {
-	ID       string   `json:"id"`
-	URL      string   `json:"url"`
-	Org      apiTerm  `json:"org"`
-	Date     string   `json:"date"`
-	Headline string   `json:"headline,omitempty"`
-	Title    string   `json:"title"`
-	Items    []string `json:"action_items"`
-}
-
-func (s *Server) apiCheckOf(r *http.Request, lang string, c catalog.CheckSummary) apiCheck {
-	return apiCheck{Slug: c.Slug, URL: s.origin(r) + views.CheckURL(lang, c.Slug), Title: c.Label, Why: c.Why,
-		Components: terms(c.Components), Factors: terms(c.Factors), Cases: c.Cases}
-}
-
 // apiChecks lists the checks, or the checklist for the components and factors given.
 func (s *Server) apiChecks(c echo.Context) error {
-	lang, err := apiLang(c, "en")
+	lang, err := apiLang(c)
 	if err != nil {
 		return err
 	}
@@ -111,16 +87,17 @@ func (s *Server) apiChecks(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := []apiCheck{}
+	out := model.Checklist{Lang: lang, Components: nonNilStrings(comps), Factors: nonNilStrings(facts), Checks: []model.Check{}}
+	ctx := s.apiContext(c, lang)
 	for _, ch := range s.cat.Checks(lang, comps, facts) {
-		out = append(out, s.apiCheckOf(c.Request(), lang, ch))
+		out.Checks = append(out.Checks, checkOf(ctx, lang, ch))
 	}
-	return s.apiJSON(c, map[string]any{"lang": lang, "components": nonNilStrings(comps), "factors": nonNilStrings(facts), "checks": out})
+	return s.apiJSON(c, out)
 }
 
 // apiCheck returns one check with the cases and action items behind it.
 func (s *Server) apiCheck(c echo.Context) error {
-	lang, err := apiLang(c, "en")
+	lang, err := apiLang(c)
 	if err != nil {
 		return err
 	}
@@ -131,24 +108,18 @@ func (s *Server) apiCheck(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ev := []apiEvidence{}
+	ctx := s.apiContext(c, lang)
+	ev := []model.Evidence{}
 	for _, e := range d.Evidence {
-		ev = append(ev, apiEvidence{ID: e.ID, URL: s.origin(c.Request()) + views.CaseURL(lang, e.ID), Org: term(e.Org), Date: e.Date,
+		ev = append(ev, model.Evidence{ID: e.ID, URL: views.AbsURL(ctx, views.CaseURL(lang, e.ID)), Org: term(e.Org), Date: e.Date,
 			Headline: e.Headline, Title: e.Title, Items: e.Items})
 	}
-	return s.apiJSON(c, map[string]any{"lang": lang, "check": s.apiCheckOf(c.Request(), lang, d.CheckSummary), "evidence": ev})
-}
-
-func nonNilStrings(v []string) []string {
-	if v == nil {
-		return []string{}
-	}
-	return v
+	return s.apiJSON(c, map[string]any{"lang": lang, "check": checkOf(ctx, lang, d.CheckSummary), "evidence": ev})
 }
 
 // apiCite returns a citation of a case: BibTeX or CSL-JSON.
 func (s *Server) apiCite(c echo.Context) error {
-	lang, err := apiLang(c, "en")
+	lang, err := apiLang(c)
 	if err != nil {
 		return err
 	}
@@ -157,7 +128,7 @@ func (s *Server) apiCite(c echo.Context) error {
 	if err != nil {
 		return s.caseNotFound(err, id)
 	}
-	ctx := views.WithLocale(c.Request().Context(), &views.Locale{Lang: lang, Localizer: s.localizers[lang], Origin: s.origin(c.Request())})
+	ctx := s.apiContext(c, lang)
 	switch format := c.QueryParam("format"); format {
 	case "", "bibtex":
 		c.Response().Header().Set("Cache-Control", pageCacheControl)

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"incidentlib/internal/model"
 	"slices"
 	"strconv"
 	"strings"
@@ -146,7 +147,7 @@ func TestChecklistForStack(t *testing.T) {
 // MCP's get_checklist answers what to check in a system that uses a component.
 func TestMCPGetChecklist(t *testing.T) {
 	cs := mcpConnect(t, "")
-	var out checklist
+	var out model.Checklist
 	text := call(t, cs, "get_checklist", map[string]any{"component": []string{"datacenter"}, "lang": "ko"}, &out)
 	if len(out.Checks) != 1 || out.Checks[0].Slug != "datacenter-loss-drill" || out.Checks[0].Cases != 2 {
 		t.Errorf("checks = %+v", out.Checks)
@@ -261,7 +262,7 @@ func TestCaseLinks(t *testing.T) {
 	if r := get(t, s, "/en/cases/IL-0088"); r.doc.Find("#links").Length() != 0 {
 		t.Error("the earliest Google Cloud case links to earlier ones")
 	}
-	var api struct{ Links []apiCaseLink }
+	var api struct{ Links []model.CaseLink }
 	a := get(t, s, "/api/v1/cases/IL-0004")
 	if json.Unmarshal([]byte(a.body), &api); len(api.Links) != 1 || api.Links[0].Kind != "same-event" || api.Links[0].ID != "IL-0003" {
 		t.Errorf("API links = %+v", api.Links)

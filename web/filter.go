@@ -31,44 +31,57 @@ func (s *Server) parseFilterLenient(raw string, pageSize int) (catalog.Filter, [
 }
 
 func (s *Server) readFilter(raw string, pageSize int, lenient bool) (catalog.Filter, []catalog.Dropped, error) {
-	var dropped []catalog.Dropped
-	f, err := s.readFilterInto(raw, pageSize, func(kind, v string) error {
-		closest := s.cat.Closest("en", kind, v, 3)
-		if lenient {
-			dropped = append(dropped, catalog.Dropped{Kind: kind, Value: clipValue(v), Closest: closest})
-			return nil
-		}
-		var names []string
-		for _, t := range closest {
-			names = append(names, t.Slug)
-		}
-		return inputErr("error.bad_value", kind, map[string]any{"Value": clipValue(v), "Kind": kind, "Closest": strings.Join(names, ", ")})
-	})
-	return f, dropped, err
-}
-
-func (s *Server) readFilterInto(raw string, pageSize int, unknown func(kind, v string) error) (catalog.Filter, error) {
 	q, err := url.ParseQuery(raw)
 	if err != nil {
-		return catalog.Filter{}, inputErr("error.bad_query", "", nil)
+		return catalog.Filter{}, nil, inputErr("error.bad_query", "", nil)
 	}
-	f := catalog.Filter{Values: map[string][]string{}, Page: 1, PageSize: pageSize}
-	f.Q = cleanQuery(q.Get("q"))
+	f := catalog.Filter{Q: q.Get("q"), Values: map[string][]string{}, Page: 1, PageSize: pageSize, Sort: q.Get("sort"), Group: q.Get("group")}
+	for _, kind := range catalog.FilterKinds {
+		f.Values[kind] = q[kind]
+	}
+	if p := q.Get("page"); p != "" {
+		page, err := strconv.Atoi(p)
+		if err != nil {
+			return f, nil, inputErr("error.bad_page", "page", map[string]any{"Value": clipValue(p), "Max": maxPage})
+		}
+		f.Page = page
+	}
+	return s.validate(f, lenient)
+}
+
+// checkFilter checks a filter built from typed arguments (MCP) as a URL's is checked.
+func (s *Server) checkFilter(f catalog.Filter) (catalog.Filter, error) {
+	f, _, err := s.validate(f, false)
+	return f, err
+}
+
+// validate checks a filter and returns it cleaned: the words made safe, values deduplicated.
+// A value that names nothing is an input error listing the closest values, or, lenient, left
+// out and reported.
+func (s *Server) validate(in catalog.Filter, lenient bool) (catalog.Filter, []catalog.Dropped, error) {
+	f := catalog.Filter{Q: cleanQuery(in.Q), Values: map[string][]string{}, Page: in.Page, PageSize: in.PageSize, Sort: in.Sort, Group: in.Group}
 	if utf8.RuneCountInString(f.Q) > catalog.MaxQueryLen {
-		return f, inputErr("error.query_too_long", "q", map[string]any{"Max": catalog.MaxQueryLen})
+		return f, nil, inputErr("error.query_too_long", "q", map[string]any{"Max": catalog.MaxQueryLen})
 	}
+	var dropped []catalog.Dropped
 	n := 0
 	for _, kind := range catalog.FilterKinds {
-		for _, v := range q[kind] {
+		for _, v := range in.Values[kind] {
 			v = strings.TrimSpace(v)
 			if v == "" {
 				continue
 			}
 			if !s.cat.Known(kind, v) {
-				if err := unknown(kind, v); err != nil {
-					return f, err
+				closest := s.cat.Closest("en", kind, v, 3)
+				if lenient {
+					dropped = append(dropped, catalog.Dropped{Kind: kind, Value: clipValue(v), Closest: closest})
+					continue
 				}
-				continue
+				var names []string
+				for _, t := range closest {
+					names = append(names, t.Slug)
+				}
+				return f, nil, inputErr("error.bad_value", kind, map[string]any{"Value": clipValue(v), "Kind": kind, "Closest": strings.Join(names, ", ")})
 			}
 			if !f.Has(kind, v) {
 				f.Values[kind] = append(f.Values[kind], v)
@@ -77,28 +90,22 @@ func (s *Server) readFilterInto(raw string, pageSize int, unknown func(kind, v s
 		}
 	}
 	if n > maxValues {
-		return f, inputErr("error.too_many_values", "", map[string]any{"Max": maxValues})
+		return f, nil, inputErr("error.too_many_values", "", map[string]any{"Max": maxValues})
 	}
-	if p := q.Get("page"); p != "" {
-		page, err := strconv.Atoi(p)
-		if err != nil || page < 1 || page > maxPage {
-			return f, inputErr("error.bad_page", "page", map[string]any{"Value": clipValue(p), "Max": maxPage})
-		}
-		f.Page = page
+	if f.Page < 1 || f.Page > maxPage {
+		return f, nil, inputErr("error.bad_page", "page", map[string]any{"Value": f.Page, "Max": maxPage})
 	}
-	switch g := q.Get("group"); g {
+	switch f.Group {
 	case "", "cause":
-		f.Group = g
 	default:
-		return f, inputErr("error.bad_group", "group", map[string]any{"Value": clipValue(g)})
+		return f, nil, inputErr("error.bad_group", "group", map[string]any{"Value": clipValue(f.Group)})
 	}
-	switch srt := q.Get("sort"); srt {
+	switch f.Sort {
 	case "", catalog.SortNewest, catalog.SortOldest, catalog.SortRelevance:
-		f.Sort = srt
 	default:
-		return f, inputErr("error.bad_sort", "sort", map[string]any{"Value": clipValue(srt)})
+		return f, nil, inputErr("error.bad_sort", "sort", map[string]any{"Value": clipValue(f.Sort)})
 	}
-	return f, nil
+	return f, dropped, nil
 }
 
 // cleanQuery makes any typed string safe to search and show: invalid UTF-8 and control

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"incidentlib/internal/catalog"
+	"incidentlib/internal/model"
 	"incidentlib/views"
 )
 
@@ -30,30 +31,21 @@ type checklistInput struct {
 	Lang      string   `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
 }
 
-type checklist struct {
-	Lang       string     `json:"lang"`
-	Components []string   `json:"components"`
-	Factors    []string   `json:"factors"`
-	URL        string     `json:"url" jsonschema:"the same checklist on the site"`
-	Checks     []apiCheck `json:"checks" jsonschema:"checks in the order of the vocabulary"`
-}
-
 // toolGetChecklist answers with the checklist for a stack, as the checks page does.
-func (s *Server) toolGetChecklist(ctx context.Context, req *mcp.CallToolRequest, in checklistInput) (*mcp.CallToolResult, checklist, error) {
-	lang := cmp.Or(in.Lang, "en")
+func (s *Server) toolGetChecklist(ctx context.Context, req *mcp.CallToolRequest, in checklistInput) (*mcp.CallToolResult, model.Checklist, error) {
+	lang := cmp.Or(in.Lang, defaultAPILang)
 	ctx = s.toolLocale(ctx, lang)
 	q := url.Values{catalog.KindComponent: in.Component, catalog.KindFactor: in.Factor}
 	comps, facts, selected, err := s.parseStack(q.Encode())
 	if err != nil {
-		return nil, checklist{}, s.toolError(ctx, req, err)
+		return nil, model.Checklist{}, s.toolError(ctx, req, err)
 	}
 	origin := views.LocaleOf(ctx).Origin
-	out := checklist{Lang: lang, Components: nonNilStrings(comps), Factors: nonNilStrings(facts), Checks: []apiCheck{},
+	out := model.Checklist{Lang: lang, Components: nonNilStrings(comps), Factors: nonNilStrings(facts), Checks: []model.Check{},
 		URL: origin + views.ChecksURL(lang, q)}
 	checks := s.cat.Checks(lang, comps, facts)
 	for _, ch := range checks {
-		out.Checks = append(out.Checks, apiCheck{Slug: ch.Slug, URL: origin + views.CheckURL(lang, ch.Slug), Title: ch.Label,
-			Why: ch.Why, Components: terms(ch.Components), Factors: terms(ch.Factors), Cases: ch.Cases})
+		out.Checks = append(out.Checks, checkOf(ctx, lang, ch))
 	}
 	md := views.ChecklistMarkdown(ctx, checks, selected)
 	return textResult(strings.TrimSpace(md) + "\n\n" + out.URL), out, nil

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"incidentlib/internal/model"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -77,7 +78,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 	return res, text.String()
 }
 
-func caseIDs(l incidentList) []string {
+func caseIDs(l model.ToolList) []string {
 	var ids []string
 	for _, c := range l.Cases {
 		ids = append(ids, c.ID)
@@ -85,8 +86,8 @@ func caseIDs(l incidentList) []string {
 	return ids
 }
 
-func hasTerm(ts []apiTerm, kind, slug string) bool {
-	return slices.ContainsFunc(ts, func(t apiTerm) bool { return t.Kind == kind && t.Slug == slug })
+func hasTerm(ts []model.Term, kind, slug string) bool {
+	return slices.ContainsFunc(ts, func(t model.Term) bool { return t.Kind == kind && t.Slug == slug })
 }
 
 func TestMCPListsTools(t *testing.T) {
@@ -127,7 +128,7 @@ func TestMCPListsTools(t *testing.T) {
 
 func TestMCPSearchIncidents(t *testing.T) {
 	cs := mcpConnect(t, "")
-	var l incidentList
+	var l model.ToolList
 	text := call(t, cs, "search_incidents", map[string]any{"query": "데이터센터 화재"}, &l)
 	for _, id := range []string{"IL-0003", "IL-0004"} {
 		if !slices.Contains(caseIDs(l), id) {
@@ -165,7 +166,7 @@ func TestMCPSearchIncidents(t *testing.T) {
 
 func TestMCPGetIncident(t *testing.T) {
 	cs := mcpConnect(t, "")
-	var c incidentDetail
+	var c model.Case
 	text := call(t, cs, "get_incident", map[string]any{"id": "il-0003"}, &c)
 	if c.ID != "IL-0003" || c.Org.Slug != "kakao" || !strings.Contains(c.Text["en"].Title, "Kakao") || !strings.Contains(c.Text["ko"].Title, "카카오") {
 		t.Errorf("get_incident il-0003 = %s %v %q %q, want the Kakao case in both languages", c.ID, c.Org, c.Text["en"].Title, c.Text["ko"].Title)
@@ -182,7 +183,7 @@ func TestMCPGetIncident(t *testing.T) {
 		}
 	}
 
-	var ko incidentDetail
+	var ko model.Case
 	text = call(t, cs, "get_incident", map[string]any{"id": "IL-0003", "lang": "ko"}, &ko)
 	if _, ok := ko.Text["en"]; ok || !strings.Contains(text, "## 출처") || !strings.HasSuffix(ko.URL, "/ko/cases/IL-0003") {
 		t.Errorf("get_incident lang ko: url %s, text:\n%s", ko.URL, text)
@@ -191,7 +192,7 @@ func TestMCPGetIncident(t *testing.T) {
 
 func TestMCPListIncidents(t *testing.T) {
 	cs := mcpConnect(t, "")
-	var l incidentList
+	var l model.ToolList
 	text := call(t, cs, "list_incidents", map[string]any{"kind": "cause", "slug": "power-facility"}, &l)
 	if diff := cmp.Diff([]string{"IL-0004", "IL-0003", "IL-0088"}, caseIDs(l)); diff != "" {
 		t.Errorf("list_incidents cause power-facility (-want +got):\n%s", diff)
@@ -207,7 +208,7 @@ func TestMCPListIncidents(t *testing.T) {
 
 func TestMCPGetTopic(t *testing.T) {
 	cs := mcpConnect(t, "")
-	var tp topicSummary
+	var tp model.Topic
 	text := call(t, cs, "get_topic", map[string]any{"kind": "cause", "slug": "power-facility"}, &tp)
 	if tp.Count != 3 || tp.Label != "Power and facility" || tp.Definition == "" {
 		t.Errorf("get_topic cause power-facility = %d %q %q, want 3 cases with label and definition", tp.Count, tp.Label, tp.Definition)
@@ -242,7 +243,7 @@ func TestMCPVocab(t *testing.T) {
 		{"카카오", "org", "kakao"},
 	}
 	for _, tt := range tests {
-		var v vocabList
+		var v model.VocabList
 		text := call(t, cs, "vocab", map[string]any{"words": tt.words}, &v)
 		found := false
 		for _, x := range v.Values {
@@ -253,20 +254,20 @@ func TestMCPVocab(t *testing.T) {
 		}
 	}
 
-	var all vocabList
+	var all model.VocabList
 	call(t, cs, "vocab", nil, &all)
-	var only vocabList
+	var only model.VocabList
 	call(t, cs, "vocab", map[string]any{"kind": "cause"}, &only)
 	if len(all.Values) < 20 || len(only.Values) == 0 || len(only.Values) >= len(all.Values) {
 		t.Errorf("vocab without words: %d values, %d causes", len(all.Values), len(only.Values))
 	}
 	for _, v := range only.Values {
 		if v.Kind != "cause" {
-			t.Errorf("vocab kind cause gave %v", v.apiTerm)
+			t.Errorf("vocab kind cause gave %v", v.Term)
 		}
 	}
 
-	var none vocabList
+	var none model.VocabList
 	text := call(t, cs, "vocab", map[string]any{"words": "zzzz"}, &none)
 	if len(none.Values) != 0 || !strings.Contains(text, "zzzz") {
 		t.Errorf("vocab zzzz = %v, %q", none.Values, text)
@@ -313,7 +314,7 @@ func TestMCPToolErrors(t *testing.T) {
 // links point to the configured base URL, never to a Host the client chose.
 func TestMCPAnswersAnyHost(t *testing.T) {
 	cs := mcpConnect(t, "incidents.example.org")
-	var l incidentList
+	var l model.ToolList
 	call(t, cs, "list_incidents", map[string]any{"kind": "org", "slug": "kakao"}, &l)
 	if len(l.Cases) != 1 || l.Cases[0].URL != "http://example.com/en/cases/IL-0003" {
 		t.Errorf("cases = %+v, want IL-0003 linked on the base URL", l.Cases)

@@ -1,0 +1,185 @@
+// Package mcptext writes the text answers of the MCP tools: Markdown-ish plain text in the
+// answer's language, written from the structured answer (internal/model) so both say the same.
+package mcptext
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"incidentlib/internal/catalog"
+	"incidentlib/internal/model"
+	"incidentlib/views"
+)
+
+// List writes a page of cases under an optional heading.
+func List(ctx context.Context, head string, out model.ToolList) string {
+	var b strings.Builder
+	if head != "" {
+		fmt.Fprintf(&b, "# %s\n\n", head)
+	}
+	from := (out.Page-1)*out.PageSize + 1
+	if out.Total == 0 {
+		fmt.Fprintf(&b, "%s. %s\n", views.T(ctx, "list.none"), views.T(ctx, "list.empty_hint"))
+	} else {
+		fmt.Fprintf(&b, "%s. %s %s\n", views.N(ctx, "list.range", out.Total, map[string]any{"From": from, "To": from + len(out.Cases) - 1}),
+			listWhat(ctx, out), views.T(ctx, "list.order_"+out.Sort))
+	}
+	if len(out.Suggestions) > 0 {
+		var sug []string
+		for _, s := range out.Suggestions {
+			sug = append(sug, fmt.Sprintf("%s (%s=%s)", s.Label, s.Kind, s.Slug))
+		}
+		fmt.Fprintf(&b, "%s: %s\n", views.T(ctx, "list.suggested"), strings.Join(sug, " · "))
+	}
+	for i, c := range out.Cases {
+		fmt.Fprintf(&b, "\n%d. %s · %s · %s — %s\n   %s\n   %s\n", from+i, c.ID, c.Org.Label,
+			views.FormatDate(out.Lang, c.Date), c.Title, c.Summary, c.URL)
+	}
+	if out.Page < out.Pages {
+		fmt.Fprintf(&b, "\n%s\n", views.T(ctx, "mcp.next_page", map[string]any{"Next": out.Page + 1, "Pages": out.Pages}))
+	}
+	return b.String()
+}
+
+// listWhat says what the list holds, as the listing page does.
+func listWhat(ctx context.Context, out model.ToolList) string {
+	words := len(catalog.ParseQuery(out.Query)) > 0
+	switch {
+	case !words && len(out.Filters) == 0:
+		return views.T(ctx, "list.what_all")
+	case !words:
+		return views.T(ctx, "list.what_filters")
+	case out.AnyWords:
+		return views.T(ctx, "list.what_search_any")
+	case len(out.Filters) > 0:
+		return views.T(ctx, "list.what_search_filters")
+	}
+	return views.T(ctx, "list.what_search")
+}
+
+// Case writes a case: facts and classification in the first language, the account in each of
+// langs (localize gives the context of a language), then sources and related cases.
+func Case(ctx context.Context, langs []string, out model.Case, localize func(lang string) context.Context) string {
+	lang := langs[0]
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s · %s · %s\n%s\n\n", out.ID, out.Org.Label, views.FormatDate(lang, out.Date), out.URL)
+	fmt.Fprintf(&b, "## %s\n", views.T(ctx, "case.facts"))
+	severity := "–"
+	if out.Severity != nil {
+		severity = views.T(ctx, "severity."+*out.Severity)
+	}
+	fmt.Fprintf(&b, "- %s: %s\n", views.T(ctx, "case.severity"), severity)
+	fmt.Fprintf(&b, "- %s: %s\n", views.T(ctx, "case.time_to_detect"), views.FormatMinutes(lang, out.TimeToDetect))
+	fmt.Fprintf(&b, "- %s: %s\n", views.T(ctx, "case.time_to_resolve"), views.FormatMinutes(lang, out.TimeToResolve))
+	for _, k := range []struct {
+		kind string
+		ts   []model.Term
+	}{{catalog.KindCause, out.Causes}, {catalog.KindSymptom, out.Symptoms}, {catalog.KindComponent, out.Components}, {catalog.KindFactor, out.Factors}} {
+		var vs []string
+		for _, tm := range k.ts {
+			vs = append(vs, tm.Label+" ("+tm.Slug+")")
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", views.KindPlural(ctx, k.kind), views.Or(strings.Join(vs, ", ")))
+	}
+	for _, l := range langs {
+		lctx, tx := localize(l), out.Text[l]
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n", tx.Title, tx.Summary)
+		for _, f := range []struct{ id, text string }{{"case.region", tx.Region}, {"case.scope", tx.Scope}, {"case.users_affected", tx.UsersAffected}} {
+			if f.text != "" {
+				fmt.Fprintf(&b, "- %s: %s\n", views.T(lctx, f.id), f.text)
+			}
+		}
+		for _, sec := range []struct {
+			id    string
+			text  string
+			items []string
+		}{{"case.symptoms", tx.Symptoms, nil}, {"case.root_cause", tx.Trigger, nil}, {"case.detection", tx.Detection, nil},
+			{"case.remediation", "", tx.Remediation}, {"case.action_items", "", tx.ActionItems}, {"case.lessons", tx.Lessons, nil}} {
+			if sec.text == "" && len(sec.items) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "\n### %s\n", views.T(lctx, sec.id))
+			if sec.text != "" {
+				fmt.Fprintf(&b, "%s\n", sec.text)
+			}
+			for _, it := range sec.items {
+				fmt.Fprintf(&b, "- %s\n", it)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\n## %s\n", views.T(ctx, "case.sources"))
+	for _, src := range out.Sources {
+		if src.Title != "" {
+			fmt.Fprintf(&b, "- %s (%s): %s", src.Title, views.T(ctx, "source."+src.Kind), src.URL)
+		} else {
+			fmt.Fprintf(&b, "- %s (%s)", src.URL, views.T(ctx, "source."+src.Kind))
+		}
+		if src.Archive != "" {
+			fmt.Fprintf(&b, " · %s: %s", views.T(ctx, "case.archive"), src.Archive)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "\n## %s\n", views.T(ctx, "case.related"))
+	if len(out.Related) == 0 {
+		fmt.Fprintf(&b, "%s\n", views.T(ctx, "case.no_related"))
+	}
+	for _, r := range out.Related {
+		fmt.Fprintf(&b, "- %s · %s · %s — %s (%s)\n", r.ID, r.Org.Label, views.FormatDate(lang, r.Date), r.Title, r.Why)
+	}
+	return b.String()
+}
+
+// Topic writes a value: definition, count, values found with it and cases per year.
+func Topic(ctx context.Context, kinds []string, out model.Topic) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s: %s (%s)\n%s\n\n", views.KindLabel(ctx, out.Kind), out.Label, out.Slug, out.URL)
+	if out.Definition != "" {
+		fmt.Fprintf(&b, "%s\n", out.Definition)
+	}
+	fmt.Fprintf(&b, "%s\n", views.N(ctx, "topic.count", out.Count))
+	fmt.Fprintf(&b, "\n## %s\n", views.T(ctx, "topic.cooccur"))
+	for _, kind := range kinds {
+		fs := out.Related[kind]
+		if len(fs) == 0 {
+			continue
+		}
+		var vs []string
+		for _, f := range fs[:min(len(fs), 8)] {
+			vs = append(vs, fmt.Sprintf("%s (%s) %d", f.Label, f.Slug, f.Count))
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", views.KindPlural(ctx, kind), strings.Join(vs, ", "))
+	}
+	fmt.Fprintf(&b, "\n## %s\n", views.T(ctx, "topic.per_year"))
+	var ys []string
+	for _, y := range out.Years {
+		label := fmt.Sprint(y.Year)
+		if y.Before {
+			label = "≤" + label
+		}
+		ys = append(ys, fmt.Sprintf("%s: %d", label, y.Count))
+	}
+	fmt.Fprintf(&b, "%s\n", views.Or(strings.Join(ys, " · ")))
+	return b.String()
+}
+
+// Vocab writes values grouped by kind: slug, label, number of cases and definition.
+func Vocab(ctx context.Context, out model.VocabList) string {
+	if len(out.Values) == 0 {
+		return views.T(ctx, "mcp.no_values", map[string]any{"Q": out.Words}) + "\n"
+	}
+	var b strings.Builder
+	kind := ""
+	for _, v := range out.Values {
+		if v.Kind != kind {
+			kind = v.Kind
+			fmt.Fprintf(&b, "\n## %s (%s)\n", views.KindPlural(ctx, kind), kind)
+		}
+		fmt.Fprintf(&b, "- %s: %s, %s", v.Slug, v.Label, views.N(ctx, "mcp.case_count", v.Count))
+		if v.Definition != "" {
+			fmt.Fprintf(&b, ". %s", v.Definition)
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimPrefix(b.String(), "\n")
+}
