@@ -25,6 +25,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"incidentlib/internal/catalog"
 	"incidentlib/internal/catalog/build"
 )
 
@@ -118,65 +119,23 @@ func decode(path string, v any) error {
 // pool holds every sentence (or list item) of one text field in one language, over all real cases.
 type pool map[string][]string
 
-// field names the prose fields that are recombined sentence by sentence.
-var fields = []string{"title", "summary", "region", "scope", "users_affected", "symptoms", "trigger", "detection", "remediation", "action_items", "lessons"}
-
-// get returns a field of a text as pieces: sentences of prose, items of lists.
-func get(t *build.Text, field string) []string {
-	switch field {
-	case "title":
-		return nonEmpty(t.Title)
-	case "summary":
-		return sentences(t.Summary)
-	case "region":
-		return nonEmpty(t.Region)
-	case "scope":
-		return nonEmpty(t.Scope)
-	case "users_affected":
-		return sentences(t.UsersAffected)
-	case "symptoms":
-		return sentences(t.Symptoms)
-	case "trigger":
-		return sentences(t.Trigger)
-	case "detection":
-		return sentences(t.Detection)
-	case "remediation":
-		return t.Remediation
-	case "action_items":
-		return t.ActionItems
-	case "lessons":
-		return sentences(t.Lessons)
+// get returns a field of a text as pieces: the line of a one-line field, items of lists,
+// sentences of prose.
+func get(t *build.Text, f catalog.Field) []string {
+	v := f.Values(t)
+	if f.List || f.Line || len(v) == 0 {
+		return v
 	}
-	return nil
+	return sentences(v[0])
 }
 
 // set writes a field from pieces.
-func set(t *build.Text, field string, parts []string) {
-	joined := strings.Join(parts, " ")
-	switch field {
-	case "title":
-		t.Title = joined
-	case "summary":
-		t.Summary = joined
-	case "region":
-		t.Region = joined
-	case "scope":
-		t.Scope = joined
-	case "users_affected":
-		t.UsersAffected = joined
-	case "symptoms":
-		t.Symptoms = joined
-	case "trigger":
-		t.Trigger = joined
-	case "detection":
-		t.Detection = joined
-	case "remediation":
-		t.Remediation = parts
-	case "action_items":
-		t.ActionItems = parts
-	case "lessons":
-		t.Lessons = joined
+func set(t *build.Text, f catalog.Field, parts []string) {
+	if f.List {
+		f.Set(t, parts)
+		return
 	}
+	f.Set(t, []string{strings.Join(parts, " ")})
 }
 
 func nonEmpty(s string) []string {
@@ -218,9 +177,9 @@ func generate(real *build.Data, n int, seed uint64) *build.Data {
 	rng := rand.New(rand.NewPCG(seed, 0x1f2e3d4c))
 	pools := map[string]pool{"en": {}, "ko": {}}
 	for _, c := range real.Cases {
-		for _, f := range fields {
-			pools["en"][f] = append(pools["en"][f], get(&c.EN, f)...)
-			pools["ko"][f] = append(pools["ko"][f], get(&c.KO, f)...)
+		for _, f := range catalog.Fields {
+			pools["en"][f.Key] = append(pools["en"][f.Key], get(&c.EN, f)...)
+			pools["ko"][f.Key] = append(pools["ko"][f.Key], get(&c.KO, f)...)
 		}
 	}
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
@@ -282,15 +241,15 @@ func generate(real *build.Data, n int, seed uint64) *build.Data {
 		c.Sources = []build.Source{{URL: "https://status.example.com/incidents/" + strings.ToLower(c.ID), Kind: kind, Title: "Synthetic report " + c.ID}}
 		for _, lang := range []string{"en", "ko"} {
 			from, to := base.Lang(lang), c.Lang(lang)
-			for _, f := range fields {
+			for _, f := range catalog.Fields {
 				parts := append([]string(nil), get(from, f)...)
 				swap := 0.4
-				if f == "title" {
+				if f.Line {
 					swap = 0.5
 				}
 				for i := range parts {
 					if rng.Float64() < swap {
-						parts[i] = pick(pools[lang][f])
+						parts[i] = pick(pools[lang][f.Key])
 					}
 				}
 				set(to, f, parts)

@@ -24,6 +24,7 @@ type Field struct {
 	Key      string // the key in case files and JSON; its UI label is the message "case.<Key>"
 	Required bool   // every case has it, in both languages
 	List     bool   // a list of items rather than paragraphs
+	Line     bool   // a single line, not sentences
 	Section  bool   // shown as a section of its own on the case page, in this order
 	Max      int    // longest English value in characters, 0 for no limit (Korean: MaxKO)
 	MaxKO    int
@@ -36,10 +37,10 @@ type Field struct {
 // writes them out, and the synthetic catalogs fill them. Adding a field here (and to Text) is
 // the whole change in code.
 var Fields = []Field{
-	{Key: "headline", Required: true, Max: 60, MaxKO: 40, text: func(t *Text) *string { return &t.Headline }},
-	{Key: "title", Required: true, Max: 200, MaxKO: 200, text: func(t *Text) *string { return &t.Title }},
+	{Key: "headline", Required: true, Line: true, Max: 60, MaxKO: 40, text: func(t *Text) *string { return &t.Headline }},
+	{Key: "title", Required: true, Line: true, Max: 200, MaxKO: 200, text: func(t *Text) *string { return &t.Title }},
 	{Key: "summary", Required: true, text: func(t *Text) *string { return &t.Summary }},
-	{Key: "region", text: func(t *Text) *string { return &t.Region }},
+	{Key: "region", Line: true, text: func(t *Text) *string { return &t.Region }},
 	{Key: "scope", text: func(t *Text) *string { return &t.Scope }},
 	{Key: "users_affected", text: func(t *Text) *string { return &t.UsersAffected }},
 	{Key: "symptoms", Required: true, Section: true, text: func(t *Text) *string { return &t.Symptoms }},
