@@ -8,19 +8,18 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
+
+	"incidentlib/internal/catalog"
 )
 
 //go:embed *.toml
 var files embed.FS
 
-// Langs are the languages of the site; the first is the default.
-var Langs = []string{"ko", "en"}
-
 // Bundle loads every message file.
 func Bundle() (*i18n.Bundle, error) {
 	b := i18n.NewBundle(language.Korean)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	for _, lang := range Langs {
+	for _, lang := range catalog.Langs {
 		if _, err := b.LoadMessageFileFS(files, lang+".toml"); err != nil {
 			return nil, fmt.Errorf("load locale %s: %w", lang, err)
 		}

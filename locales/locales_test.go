@@ -1,6 +1,7 @@
 package locales
 
 import (
+	"incidentlib/internal/catalog"
 	"testing"
 
 	"github.com/BurntSushi/toml"
@@ -9,7 +10,7 @@ import (
 // Both files define the same message ids, and each message has text.
 func TestLocalesHaveSameIDs(t *testing.T) {
 	keys := map[string]map[string]bool{}
-	for _, lang := range Langs {
+	for _, lang := range catalog.Langs {
 		var m map[string]any
 		b, err := files.ReadFile(lang + ".toml")
 		if err != nil {

@@ -4,6 +4,7 @@ package views
 
 import (
 	"context"
+	"incidentlib/internal/catalog"
 	"net/url"
 	"strings"
 
@@ -79,12 +80,7 @@ func N(ctx context.Context, id string, count int, data ...map[string]any) string
 }
 
 // OtherLang is the language the switch leads to.
-func OtherLang(ctx context.Context) string {
-	if Lang(ctx) == "ko" {
-		return "en"
-	}
-	return "ko"
-}
+func OtherLang(ctx context.Context) string { return catalog.OtherLang(Lang(ctx)) }
 
 // SwitchURL is the current page in another language, with its query kept.
 func SwitchURL(ctx context.Context, lang string) string {

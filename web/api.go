@@ -91,7 +91,7 @@ func caseLangs(lang string) []string {
 	if lang != "" {
 		return []string{lang}
 	}
-	return []string{defaultAPILang, "ko"}
+	return []string{defaultAPILang, catalog.OtherLang(defaultAPILang)}
 }
 
 // apiCase returns one case, in both languages unless lang names one.

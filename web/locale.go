@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/text/language"
 
+	"incidentlib/internal/catalog"
 	"incidentlib/views"
 )
 
@@ -18,15 +19,22 @@ const langCookie = "lang"
 var langCookies = map[string]string{}
 
 func init() {
-	for _, lang := range []string{"ko", "en"} {
+	for _, lang := range catalog.Langs {
 		langCookies[lang] = (&http.Cookie{Name: langCookie, Value: lang, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
 			SameSite: http.SameSiteLaxMode, HttpOnly: true}).String()
 	}
 }
 
-var langMatcher = language.NewMatcher([]language.Tag{language.Korean, language.English})
+// langMatcher matches Accept-Language against catalog.Langs, in that order.
+var langMatcher = language.NewMatcher(func() []language.Tag {
+	var tags []language.Tag
+	for _, l := range catalog.Langs {
+		tags = append(tags, language.Make(l))
+	}
+	return tags
+}())
 
-func validLang(lang string) bool { return lang == "ko" || lang == "en" }
+func validLang(lang string) bool { return catalog.IsLang(lang) }
 
 // preferredLang picks the language for a path without one: the cookie the reader's last page
 // set, then Accept-Language, then Korean.
@@ -39,7 +47,7 @@ func preferredLang(r *http.Request) string {
 		if err == nil && len(tags) > 0 {
 			_, i, conf := langMatcher.Match(tags...)
 			if conf != language.No {
-				return []string{"ko", "en"}[i]
+				return catalog.Langs[i]
 			}
 		}
 	}

@@ -30,7 +30,7 @@ const (
 )
 
 // toolKinds are the kinds that have a topic: list_incidents, get_topic and vocab take them.
-var toolKinds = []string{catalog.KindCause, catalog.KindSymptom, catalog.KindComponent, catalog.KindFactor, catalog.KindOrg}
+var toolKinds = catalog.TopicKinds
 
 // mcp serves the MCP endpoint over Streamable HTTP.
 //

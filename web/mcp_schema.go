@@ -33,7 +33,7 @@ func inputSchema[In any]() *jsonschema.Schema {
 			p.Minimum, p.Maximum, p.Default = new(1.0), new(float64(maxPage)), []byte("1")
 		case "page_size":
 			p.Minimum, p.Maximum, p.Default = new(1.0), new(float64(mcpMaxPageSize)), []byte(strconv.Itoa(mcpPageSize))
-		case "cause", "symptom", "component", "factor", "org", "year":
+		case catalog.KindCause, catalog.KindSymptom, catalog.KindComponent, catalog.KindFactor, catalog.KindOrg, catalog.KindYear:
 			// a slice infers as ["null","array"]; clients such as the MCP Inspector then cannot
 			// send a list, and an absent list already means no filter
 			p.Type, p.Types = "array", nil

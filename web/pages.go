@@ -103,7 +103,7 @@ func (s *Server) showCase(c echo.Context) error {
 	switch view := c.QueryParam("view"); view {
 	case "":
 	case "both":
-		other, err := s.cat.Case(c.Request().Context(), otherLang(c.Param("lang")), id)
+		other, err := s.cat.Case(c.Request().Context(), catalog.OtherLang(c.Param("lang")), id)
 		if err != nil {
 			return err
 		}
@@ -205,13 +205,6 @@ func (s *Server) showGraph(c echo.Context) error {
 // showAPIPage explains the API and the MCP server.
 func (s *Server) showAPIPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.APIPage())
-}
-
-func otherLang(lang string) string {
-	if lang == "ko" {
-		return "en"
-	}
-	return "ko"
 }
 
 // caseCard draws a case's link-preview image (1200×630 PNG). It is drawn once per language and

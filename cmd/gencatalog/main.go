@@ -78,7 +78,7 @@ func load(dir string) (*build.Data, error) {
 		return nil, err
 	}
 	known := map[string]bool{}
-	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+	for _, kind := range catalog.VocabKinds {
 		for _, v := range d.Taxonomy.Kind(kind) {
 			known[kind+"/"+v.Slug] = true
 		}
@@ -184,7 +184,7 @@ func generate(real *build.Data, n int, seed uint64) *build.Data {
 	}
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
 	vocab := map[string][]string{}
-	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+	for _, kind := range catalog.VocabKinds {
 		for _, v := range real.Taxonomy.Kind(kind) {
 			vocab[kind] = append(vocab[kind], v.Slug)
 		}
@@ -239,7 +239,7 @@ func generate(real *build.Data, n int, seed uint64) *build.Data {
 			kind = base.Sources[0].Kind
 		}
 		c.Sources = []build.Source{{URL: "https://status.example.com/incidents/" + strings.ToLower(c.ID), Kind: kind, Title: "Synthetic report " + c.ID}}
-		for _, lang := range []string{"en", "ko"} {
+		for _, lang := range catalog.Langs {
 			from, to := base.Lang(lang), c.Lang(lang)
 			for _, f := range catalog.Fields {
 				parts := append([]string(nil), get(from, f)...)

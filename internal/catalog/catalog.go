@@ -21,14 +21,38 @@ const (
 	KindYear      = "year"
 )
 
+// TopicKinds are the kinds that have a page of their own: the taxonomy kinds and
+// organizations.
+var TopicKinds = []string{KindCause, KindSymptom, KindComponent, KindFactor, KindOrg}
+
 // VocabKinds are the taxonomy kinds.
 var VocabKinds = []string{KindCause, KindSymptom, KindComponent, KindFactor}
 
 // FilterKinds are every kind a listing can filter by, in display order.
 var FilterKinds = []string{KindCause, KindSymptom, KindComponent, KindFactor, KindOrg, KindYear}
 
-// Langs are the languages every case is written in.
+// Langs are the languages every case is written in and the site speaks, the first the default
+// of the site. This list is the only one: the build, the locales, the web server and the views
+// all range over it.
 var Langs = []string{"ko", "en"}
+
+// IsLang reports whether s is one of Langs.
+func IsLang(s string) bool {
+	for _, l := range Langs {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+// OtherLang is the language that is not lang (there are two).
+func OtherLang(lang string) string {
+	if lang == Langs[0] {
+		return Langs[1]
+	}
+	return Langs[0]
+}
 
 // Term is one value of a kind (a cause, an organization, a year) with its label in one language.
 type Term struct {

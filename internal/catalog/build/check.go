@@ -64,7 +64,7 @@ func check(d *Data) Problems {
 		orgs[o.Slug] = true
 	}
 	vocab := map[string]map[string]bool{}
-	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+	for _, kind := range catalog.VocabKinds {
 		vocab[kind] = map[string]bool{}
 		for _, v := range d.Taxonomy.Kind(kind) {
 			vocab[kind][v.Slug] = true
@@ -158,7 +158,7 @@ func checkTaxonomy(d *Data) Problems {
 	var ps Problems
 	file := filepath.Join(d.dir, "taxonomy.yaml")
 	seen := map[string]bool{}
-	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+	for _, kind := range catalog.VocabKinds {
 		vals := d.Taxonomy.Kind(kind)
 		if len(vals) == 0 {
 			ps = append(ps, Problem{File: file, Field: kind + "s", Msg: "expected at least one value"})
@@ -205,7 +205,7 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, 
 	if msg := checkDate(c.Date); msg != "" {
 		add([]any{"date"}, msg)
 	}
-	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+	for _, kind := range catalog.VocabKinds {
 		key := kind + "s"
 		tags := c.Tags(kind)
 		if kind != "factor" && len(tags) == 0 {
@@ -264,7 +264,7 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, 
 	}
 	for _, f := range catalog.Fields {
 		en, ko := f.Values(&c.EN), f.Values(&c.KO)
-		for _, lang := range []string{"en", "ko"} {
+		for _, lang := range catalog.Langs {
 			vals := en
 			if lang == "ko" {
 				vals = ko
@@ -302,7 +302,7 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, 
 		}
 	}
 	for _, f := range catalog.Fields {
-		for _, lang := range []string{"en", "ko"} {
+		for _, lang := range catalog.Langs {
 			limit := f.Max
 			if lang == "ko" {
 				limit = f.MaxKO
