@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -423,4 +424,73 @@ func TestGraphLabelsFit(t *testing.T) {
 			t.Errorf("/%s/: the listing's small graph draws labels at %.1f px, want at least 12", lang, small)
 		}
 	}
+}
+
+// Finding and reading in a real browser: an id typed into search opens the case; an unknown
+// filter value is dropped with its suggestion, which applies the closest value; at phone width
+// a filter chosen from the filters comes back to the filters; and previous/next walk the
+// listing's results.
+func TestFindingFlows(t *testing.T) {
+	tb := newTab(t)
+
+	t.Run("id search", func(t *testing.T) {
+		tb := tb.in(t)
+		tb.openOK("/en/")
+		tb.waitVisible("#q")
+		tb.do("type an id", chromedp.SendKeys(chromedp.ID("q"), "il0003"))
+		tb.follow("press Enter", chromedp.SendKeys(chromedp.ID("q"), kb.Enter))
+		tb.expectAt("/en/cases/IL-0003", nil)
+	})
+
+	t.Run("unknown filter value", func(t *testing.T) {
+		tb := tb.in(t)
+		tb.openOK("/ko/?org=cloudflar&cause=config-change")
+		if notice := tb.text(".notice"); !strings.Contains(notice, "cloudflar") || !strings.Contains(notice, "비슷한 값") {
+			t.Errorf("notice = %q", notice)
+		}
+		tb.click(".notice a")
+		tb.expectAt("/ko/", url.Values{"cause": {"config-change"}, "org": {"cloudflare"}})
+		if tb.count(".notice") != 0 {
+			t.Error("the notice stays after applying the suggestion")
+		}
+	})
+
+	t.Run("filters at phone width", func(t *testing.T) {
+		tb := tb.in(t)
+		tb.setViewport(viewports[0])
+		tb.openOK("/en/")
+		tb.do("tap Filters", chromedp.Click("a.filters-toggle", chromedp.NodeVisible), chromedp.Sleep(300*time.Millisecond))
+		if y := evalJS[float64](tb, `document.getElementById("filters").getBoundingClientRect().top`); y < -2 || y > 200 {
+			t.Errorf("after the Filters control, the filters are at %.0f px from the top", y)
+		}
+		tb.click(`#filters a.facet-value[href*="cause=power-facility"]`)
+		tb.expectAt("/en/", url.Values{"cause": {"power-facility"}})
+		if y := evalJS[float64](tb, `document.getElementById("filters").getBoundingClientRect().top`); y < -2 || y > 200 {
+			t.Errorf("after choosing a filter the reader is not back at the filters (%.0f px)", y)
+		}
+		tb.setViewport(viewports[1])
+	})
+
+	t.Run("previous and next in the results", func(t *testing.T) {
+		tb := tb.in(t)
+		tb.openOK("/ko/?org=cloudflare&org=google-cloud")
+		ids := tb.texts(".cards .case-id")
+		if len(ids) < 3 {
+			t.Fatalf("listing has %v", ids)
+		}
+		tb.click(`.cards li:nth-child(2) .card-title a`)
+		if got := tb.text(".case-header .case-id"); got != ids[1] {
+			t.Fatalf("opened %s, want %s", got, ids[1])
+		}
+		if label := tb.text(".prevnext a.next .prevnext-label"); !strings.Contains(label, "다음 사례") {
+			t.Errorf("next label = %q", label)
+		}
+		tb.click(".prevnext a.next")
+		if got := tb.text(".case-header .case-id"); got != ids[2] {
+			t.Errorf("next opened %s, want %s (the listing's third case)", got, ids[2])
+		}
+		if back := tb.attr(".crumbs a", "href"); back != "/ko/?org=cloudflare&org=google-cloud" {
+			t.Errorf("back link after walking = %q", back)
+		}
+	})
 }
