@@ -4,12 +4,14 @@
 #  1. Misses must not starve hits: the cached case page alone, then the same page while two
 #     clients ask for new search URLs (every request a cache miss), in ROUNDS interleaved pairs
 #     of DURATION each; the server pinned to one core. Reports each pair and the median share
-#     (req/s under misses / req/s alone) and p50 / p99 of the cached page under misses.
+#     (req/s under misses / req/s alone) and p50 / p99 of the cached page under misses. Runs
+#     with each -render-rate in RENDER_RATES: 20 is the default (the misses' client is refused
+#     past its budget), 0 turns the budget off and leaves only the render slots' rest.
 #  2. Memory that is really bounded: RSS of the server through UNIQUE_SECS of unique search URLs
 #     at 8 connections (VmRSS sampled every second; the peak and the end are reported).
 #
 # Usage: bash bench/edge.sh   (needs bin/incidentlib: make build). Env: ROUNDS (3), DURATION (5s),
-# UNIQUE_SECS (60).
+# UNIQUE_SECS (60), RENDER_RATES ("20 0").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin/incidentlib}
@@ -46,7 +48,8 @@ start() {
 reqs() { awk '/^Requests\/sec/ {print $2}' "$1"; }
 lat() { awk -v p="$2" '$1 == p {print $2}' "$1"; }
 
-echo "== cached case page alone vs under a miss load (server on core 0, load on core 1)"
+for RENDER_RATE in ${RENDER_RATES:-20 0}; do
+echo "== cached case page alone vs under a miss load, -render-rate $RENDER_RATE (server on core 0, load on core 1)"
 start
 CASE=http://127.0.0.1:$port/en/cases/IL-0016
 curl -s -o /dev/null "$CASE"
@@ -66,6 +69,8 @@ done
 median=$(printf '%s\n' "${shares[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
 echo "median share of the cached page's throughput kept under the miss load: $median (target >= 0.5)"
 kill $PID; wait $PID 2>/dev/null || true
+done
+RENDER_RATE=0
 
 echo "== RSS through ${UNIQUE_SECS}s of unique search URLs at 8 connections (default -mem-limit)"
 start

@@ -119,8 +119,7 @@ func (s *Server) cached(next echo.HandlerFunc) echo.HandlerFunc {
 			return nil
 		}
 		if !s.allowRender(c) {
-			c.Response().Header().Set("Retry-After", "1")
-			return echo.NewHTTPError(http.StatusTooManyRequests)
+			return s.tooManyRenders(c)
 		}
 		resp := c.Response()
 		orig := resp.Writer

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"net"
@@ -12,6 +13,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
+
+	"incidentlib/views"
 )
 
 // cors lets any origin read the API with GET: the catalog is public.
@@ -106,4 +109,32 @@ func ParseCIDRs(list string) ([]*net.IPNet, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// tooManyRenders answers a client over its render budget. The answer is rendered once per
+// language and kept: refusing work must cost next to nothing, or refusing is the work.
+func (s *Server) tooManyRenders(c echo.Context) error {
+	r := c.Request()
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		c.Response().Header().Set("Retry-After", "1")
+		return echo.NewHTTPError(http.StatusTooManyRequests)
+	}
+	lang := views.LocaleOf(r.Context()).Lang
+	if !validLang(lang) {
+		lang = preferredLang(r)
+	}
+	v, ok := s.refusals.Load(lang)
+	if !ok {
+		ctx := views.WithLocale(r.Context(), &views.Locale{Lang: lang, Localizer: s.localizers[lang], Origin: s.origin(r)})
+		var buf bytes.Buffer
+		page := views.ErrorPage(http.StatusTooManyRequests, views.T(ctx, "error.bad_request_title"), views.T(ctx, "error.rate_limited"))
+		if err := page.Render(ctx, &buf); err != nil {
+			return err
+		}
+		v, _ = s.refusals.LoadOrStore(lang, buf.Bytes())
+	}
+	h := c.Response().Header()
+	h.Set("Retry-After", "1")
+	h.Set("Cache-Control", "no-store")
+	return c.HTMLBlob(http.StatusTooManyRequests, v.([]byte))
 }

@@ -64,6 +64,7 @@ type Server struct {
 	iconsOnce  sync.Once
 	icons      map[int][]byte // site icon PNGs by size
 	iconsErr   error
+	refusals   sync.Map // lang -> the page answering a client over its render budget
 }
 
 // renderSlots is how many answers are rendered at once; more wait their turn in order. One per
