@@ -62,6 +62,9 @@ func canonicalPath(p string) (string, bool) {
 	if strings.HasPrefix(p, "//") || strings.Contains(p, "/../") {
 		return "", false // never a redirect that leaves the site
 	}
+	if (!strings.HasSuffix(p, "/") || isLangRoot(p)) && canonicalIDs(p) {
+		return p, false // the common case, without allocating
+	}
 	out := p
 	if len(out) > 1 && strings.HasSuffix(out, "/") && !isLangRoot(out) {
 		out = strings.TrimRight(out, "/")
@@ -80,6 +83,25 @@ func canonicalPath(p string) (string, bool) {
 	}
 	out = strings.Join(segs, "/")
 	return out, out != p
+}
+
+// canonicalIDs reports whether every segment after "cases" is already written IL-NNNN (or
+// there is none).
+func canonicalIDs(p string) bool {
+	for rest := p; ; {
+		i := strings.Index(rest, "/cases/")
+		if i < 0 {
+			return true
+		}
+		seg := rest[i+len("/cases/"):]
+		if j := strings.IndexByte(seg, '/'); j >= 0 {
+			seg = seg[:j]
+		}
+		if looseCaseID.MatchString(seg) && !(len(seg) == 7 && strings.HasPrefix(seg, "IL-")) {
+			return false
+		}
+		rest = rest[i+len("/cases"):]
+	}
 }
 
 func isLangRoot(p string) bool { return len(p) == 4 && p[0] == '/' && p[3] == '/' && validLang(p[1:3]) }
@@ -153,9 +175,15 @@ func canonicalQuery(raw string, keep []string) (string, bool) {
 // cacheKey is where an answer is kept: the path and the parameters it reads. Never the Host:
 // links are built on the configured base URL, so every host gets the same bytes.
 func cacheKey(r *http.Request) (string, bool) {
+	if r.URL.RawQuery == "" {
+		return r.URL.Path, true
+	}
 	q, ok := canonicalQuery(r.URL.RawQuery, paramsFor(r.URL.Path))
 	if !ok {
 		return "", false
+	}
+	if q == "" {
+		return r.URL.Path, true
 	}
 	return r.URL.Path + "?" + q, true
 }
