@@ -150,15 +150,24 @@ catalog_for() { # catalog_for N: prints the path of a synthetic catalog of N cas
 }
 
 # --- measuring ------------------------------------------------------------------------------
-# A wrk script that adds a new value of an ignored parameter to each request, so that a
-# response cache, if the server has one, never answers: this measures rendering from the catalog.
+# A wrk script that makes every request new to the response cache, so this measures rendering
+# from the catalog. The cache keys an answer on the parameters its page reads (it ignores made-up
+# ones), so the script varies one that is read: a case page's "from" (the listing to go back
+# to), a listing's or the API's "page_size"-free "sort" and "q" (a search gains a word "bench<n>",
+# which the words' any-word fallback then drops from the ranking).
 cat >"$WORK/miss.lua" <<'LUA'
 local n = 0
 request = function()
   n = n + 1
   local sep = "?"
   if string.find(wrk.path, "?", 1, true) then sep = "&" end
-  return wrk.format(nil, wrk.path .. sep .. "bench=" .. n)
+  if string.find(wrk.path, "/cases/", 1, true) then
+    return wrk.format(nil, wrk.path .. sep .. "from=q%3Dbench" .. n)
+  end
+  if string.find(wrk.path, "q=", 1, true) then
+    return wrk.format(nil, (string.gsub(wrk.path, "q=", "q=bench" .. n .. "+", 1)))
+  end
+  return wrk.format(nil, wrk.path .. sep .. "q=bench" .. n)
 end
 LUA
 
