@@ -153,8 +153,8 @@ catalog_for() { # catalog_for N: prints the path of a synthetic catalog of N cas
 # A wrk script that makes every request new to the response cache, so this measures rendering
 # from the catalog. The cache keys an answer on the parameters its page reads (it ignores made-up
 # ones), so the script varies one that is read: a case page's "from" (the listing to go back
-# to), a listing's or the API's "page_size"-free "sort" and "q" (a search gains a word "bench<n>",
-# which the words' any-word fallback then drops from the ranking).
+# to), and elsewhere "q": a search gains a word "bench<n>" that no case has (the any-word
+# fallback then ranks the other words), a listing gains a search for it.
 cat >"$WORK/miss.lua" <<'LUA'
 local n = 0
 request = function()
