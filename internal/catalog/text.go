@@ -233,6 +233,10 @@ var synonyms = [][]string{
 	{"롤백", "rollback"},
 	{"정규식", "regex", "regular"},
 	{"오버플로", "overflow"},
+	{"배달앱", "배민", "배달의민족", "요기요", "delivery"},
+	{"119", "911", "긴급전화", "emergency"},
+	{"정부24", "gov24"},
+	{"자격증명", "credential", "credentials"},
 }
 
 var synonymOf = map[string][]string{}
