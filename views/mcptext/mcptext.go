@@ -85,26 +85,21 @@ func Case(ctx context.Context, langs []string, out model.Case, localize func(lan
 	for _, l := range langs {
 		lctx, tx := localize(l), out.Text[l]
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", tx.Title, tx.Summary)
-		for _, f := range []struct{ id, text string }{{"case.region", tx.Region}, {"case.scope", tx.Scope}, {"case.users_affected", tx.UsersAffected}} {
-			if f.text != "" {
-				fmt.Fprintf(&b, "- %s: %s\n", views.T(lctx, f.id), f.text)
-			}
-		}
-		for _, sec := range []struct {
-			id    string
-			text  string
-			items []string
-		}{{"case.symptoms", tx.Symptoms, nil}, {"case.root_cause", tx.Trigger, nil}, {"case.detection", tx.Detection, nil},
-			{"case.remediation", "", tx.Remediation}, {"case.action_items", "", tx.ActionItems}, {"case.lessons", tx.Lessons, nil}} {
-			if sec.text == "" && len(sec.items) == 0 {
-				continue
-			}
-			fmt.Fprintf(&b, "\n### %s\n", views.T(lctx, sec.id))
-			if sec.text != "" {
-				fmt.Fprintf(&b, "%s\n", sec.text)
-			}
-			for _, it := range sec.items {
-				fmt.Fprintf(&b, "- %s\n", it)
+		// The field table decides what is written and in which order: the short facts as a
+		// list, then each section.
+		for _, f := range catalog.Fields {
+			v := f.Values(&tx)
+			switch {
+			case len(v) == 0 || f.Key == "headline" || f.Key == "title" || f.Key == "summary":
+			case !f.Section:
+				fmt.Fprintf(&b, "- %s: %s\n", views.T(lctx, "case."+f.Key), v[0])
+			case f.List:
+				fmt.Fprintf(&b, "\n### %s\n", views.T(lctx, "case."+f.Key))
+				for _, it := range v {
+					fmt.Fprintf(&b, "- %s\n", it)
+				}
+			default:
+				fmt.Fprintf(&b, "\n### %s\n%s\n", views.T(lctx, "case."+f.Key), v[0])
 			}
 		}
 	}
