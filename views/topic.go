@@ -2,6 +2,8 @@ package views
 
 import (
 	"context"
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
 	"strconv"
 	"strings"
 
@@ -48,4 +50,21 @@ func topicPageURL(lang string, t catalog.Term, page int) string {
 // topicDescription is a topic page's description for link previews: its definition and count.
 func topicDescription(ctx context.Context, t catalog.Topic) string {
 	return strings.TrimSpace(t.Definition + " " + N(ctx, "topic.count", t.Count))
+}
+
+// CountryName is a country's name in the page's language, from its ISO 3166 code ("KR" →
+// "South Korea", "대한민국"); the code itself when unknown.
+func CountryName(lang, code string) string {
+	r, err := language.ParseRegion(code)
+	if err != nil {
+		return code
+	}
+	tag := language.English
+	if lang == "ko" {
+		tag = language.Korean
+	}
+	if n := display.Regions(tag).Name(r); n != "" {
+		return n
+	}
+	return code
 }

@@ -264,3 +264,14 @@ func TestGroupByCause(t *testing.T) {
 		t.Errorf("unknown grouping = %d", r.status)
 	}
 }
+
+// An organization's page names its country in the page's language.
+func TestOrgCountry(t *testing.T) {
+	s := newTestServer(t)
+	if r := get(t, s, "/ko/orgs/kakao"); !strings.Contains(r.doc.Find(".topic-header .kind").Text(), "대한민국") {
+		t.Errorf("Kakao's page: %q", r.doc.Find(".topic-header .kind").Text())
+	}
+	if r := get(t, s, "/en/orgs/kakao"); !strings.Contains(r.doc.Find(".topic-header .kind").Text(), "South Korea") {
+		t.Errorf("Kakao's page: %q", r.doc.Find(".topic-header .kind").Text())
+	}
+}

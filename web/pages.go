@@ -169,6 +169,9 @@ func (s *Server) showTopic(c echo.Context) error {
 		return inputErr("error.bad_page", "page", map[string]any{"Value": page, "Max": t.Pages()})
 	}
 	v := views.TopicView{Topic: t}
+	if kind == catalog.KindOrg {
+		v.Country = s.cat.Country(c.Param("slug"))
+	}
 	if v.Spread, err = s.cat.TopicSpread(c.Request().Context(), c.Param("lang"), kind, c.Param("slug")); err != nil {
 		return err
 	}
