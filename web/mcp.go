@@ -86,6 +86,9 @@ func (s *Server) mcpTimeout(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err = next(ctx, method, req)
 			return err
 		})
+		if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
+			rewordSchemaError(r)
+		}
 		return res, err
 	}
 }

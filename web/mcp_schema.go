@@ -2,9 +2,12 @@ package web
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"incidentlib/internal/catalog"
 )
@@ -42,4 +45,46 @@ func inputSchema[In any]() *jsonschema.Schema {
 		}
 	}
 	return s
+}
+
+// schemaError reads the SDK's message for arguments its schema refused, such as
+// `validating "arguments": validating root: validating /properties/page: minimum: 0/1 is less
+// than 1.000000`.
+var schemaError = regexp.MustCompile(`^validating "arguments": .*?/properties/([a-z_]+)(?:/items)?: (\w+): (.*)$`)
+
+// rewordSchemaError rewrites a schema refusal so that a model can act on it: which argument,
+// what it must be, and what was sent.
+func rewordSchemaError(r *mcp.CallToolResult) {
+	if len(r.Content) != 1 {
+		return
+	}
+	tc, ok := r.Content[0].(*mcp.TextContent)
+	if !ok {
+		return
+	}
+	m := schemaError.FindStringSubmatch(tc.Text)
+	if m == nil {
+		return
+	}
+	name, rule, detail := m[1], m[2], m[3]
+	got, limit, _ := strings.Cut(detail, " is ")
+	got, _, _ = strings.Cut(got, "/")
+	limit = strings.TrimPrefix(strings.TrimPrefix(limit, "less than "), "greater than ")
+	if v, err := strconv.ParseFloat(limit, 64); err == nil {
+		limit = strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	switch rule {
+	case "minimum":
+		tc.Text = fmt.Sprintf("The argument %q must be at least %s; it was %s.", name, limit, got)
+	case "maximum":
+		tc.Text = fmt.Sprintf("The argument %q must be at most %s; it was %s.", name, limit, got)
+	case "enum":
+		value, allowed, _ := strings.Cut(detail, " does not equal any of: ")
+		tc.Text = fmt.Sprintf("The argument %q must be one of %s; it was %q.", name,
+			strings.Join(strings.Fields(strings.Trim(allowed, "[]")), ", "), value)
+	case "maxLength", "maxItems":
+		tc.Text = fmt.Sprintf("The argument %q is too long: %s.", name, detail)
+	default:
+		tc.Text = fmt.Sprintf("The argument %q is not valid (%s: %s).", name, rule, detail)
+	}
 }
