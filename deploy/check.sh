@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin/incidentlib}
 [ -x "$BIN" ] || { echo "deploy/check: $BIN is missing: run make build" >&2; exit 1; }
-if ! command -v curl >/dev/null || ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+if ! command -v curl >/dev/null || { ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; }; then
   echo "deploy/check: installing nginx"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light curl >/dev/null
