@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -74,16 +75,15 @@ func (s *Server) apiCases(c echo.Context) error {
 	return s.apiJSON(c, out)
 }
 
-// listPage runs a listing and refuses a page past its end; the site, the API and MCP share it.
+// listPage runs a listing; the store refuses a page past its end before doing the work. The
+// site, the API and MCP share it.
 func (s *Server) listPage(ctx context.Context, lang string, f catalog.Filter) (catalog.Result, error) {
 	r, err := s.cat.Cases(ctx, lang, f)
-	if err != nil {
-		return r, err
+	var fe *catalog.FilterError
+	if errors.As(err, &fe) {
+		return r, filterInputError(fe)
 	}
-	if f.Page > r.Pages() {
-		return r, inputErr("error.bad_page", "page", map[string]any{"Value": f.Page, "Max": r.Pages()})
-	}
-	return r, nil
+	return r, err
 }
 
 // caseLangs are the languages a case is asked for in: the one lang names, or both, English first.

@@ -1,19 +1,18 @@
 package web
 
 import (
+	"errors"
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"incidentlib/internal/catalog"
 )
 
 // Limits on a listing request. They bound the work one request can ask for.
 const (
-	maxPage   = 10000
-	maxValues = 30 // filter values over all kinds
+	maxPage   = catalog.MaxPage
+	maxValues = catalog.MaxValues
 )
 
 // parseFilter reads a listing's query string strictly, for the API and MCP: a value that names
@@ -55,77 +54,34 @@ func (s *Server) checkFilter(f catalog.Filter) (catalog.Filter, error) {
 	return f, err
 }
 
-// validate checks a filter and returns it cleaned: the words made safe, values deduplicated.
-// A value that names nothing is an input error listing the closest values, or, lenient, left
-// out and reported.
+// validate checks a filter with catalog.Store.Validate and turns its FilterError into the
+// reader's message.
 func (s *Server) validate(in catalog.Filter, lenient bool) (catalog.Filter, []catalog.Dropped, error) {
-	f := catalog.Filter{Q: cleanQuery(in.Q), Values: map[string][]string{}, Page: in.Page, PageSize: in.PageSize, Sort: in.Sort, Group: in.Group}
-	if utf8.RuneCountInString(f.Q) > catalog.MaxQueryLen {
-		return f, nil, inputErr("error.query_too_long", "q", map[string]any{"Max": catalog.MaxQueryLen})
+	f, dropped, err := s.cat.Validate(in, lenient)
+	var fe *catalog.FilterError
+	if errors.As(err, &fe) {
+		return f, nil, filterInputError(fe)
 	}
-	var dropped []catalog.Dropped
-	n := 0
-	for _, kind := range catalog.FilterKinds {
-		for _, v := range in.Values[kind] {
-			v = strings.TrimSpace(v)
-			if v == "" {
-				continue
-			}
-			if !s.cat.Known(kind, v) {
-				closest := s.cat.Closest("en", kind, v, 3)
-				if lenient {
-					dropped = append(dropped, catalog.Dropped{Kind: kind, Value: clipValue(v), Closest: closest})
-					continue
-				}
-				var names []string
-				for _, t := range closest {
-					names = append(names, t.Slug)
-				}
-				return f, nil, inputErr("error.bad_value", kind, map[string]any{"Value": clipValue(v), "Kind": kind, "Closest": strings.Join(names, ", ")})
-			}
-			if !f.Has(kind, v) {
-				f.Values[kind] = append(f.Values[kind], v)
-				n++
-			}
-		}
-	}
-	if n > maxValues {
-		return f, nil, inputErr("error.too_many_values", "", map[string]any{"Max": maxValues})
-	}
-	if f.Page < 1 || f.Page > maxPage {
-		return f, nil, inputErr("error.bad_page", "page", map[string]any{"Value": f.Page, "Max": maxPage})
-	}
-	switch f.Group {
-	case "", "cause":
-	default:
-		return f, nil, inputErr("error.bad_group", "group", map[string]any{"Value": clipValue(f.Group)})
-	}
-	switch f.Sort {
-	case "", catalog.SortNewest, catalog.SortOldest, catalog.SortRelevance:
-	default:
-		return f, nil, inputErr("error.bad_sort", "sort", map[string]any{"Value": clipValue(f.Sort)})
-	}
-	return f, dropped, nil
+	return f, dropped, err
 }
 
-// cleanQuery makes any typed string safe to search and show: invalid UTF-8 and control
-// characters become spaces, and runs of space collapse.
-func cleanQuery(s string) string {
-	s = strings.ToValidUTF8(s, " ")
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\uFFFD' {
-			return ' '
+// filterInputError is the message of a FilterError: its reason names the message.
+func filterInputError(fe *catalog.FilterError) error {
+	data := map[string]any{"Value": fe.Value, "Max": fe.Limit}
+	switch fe.Reason {
+	case catalog.ReasonUnknownValue:
+		var names []string
+		for _, t := range fe.Closest {
+			names = append(names, t.Slug)
 		}
-		return r
-	}, s)
-	return strings.Join(strings.Fields(s), " ")
+		data = map[string]any{"Value": fe.Value, "Kind": fe.Param, "Closest": strings.Join(names, ", ")}
+	case catalog.ReasonQueryTooLong, catalog.ReasonTooManyValues:
+		data = map[string]any{"Max": fe.Limit}
+	}
+	return inputErr("error."+fe.Reason, fe.Param, data)
 }
 
-// clipValue keeps an echoed bad value short and printable.
-func clipValue(v string) string {
-	v = cleanQuery(v)
-	if utf8.RuneCountInString(v) > 40 {
-		return string([]rune(v)[:40]) + "…"
-	}
-	return v
-}
+// cleanQuery and clipValue are catalog's, for the web's own inputs.
+func cleanQuery(s string) string { return catalog.CleanQuery(s) }
+
+func clipValue(v string) string { return catalog.ClipValue(v) }

@@ -23,12 +23,9 @@ func (s *Server) listCases(c echo.Context) error {
 			return c.Redirect(http.StatusSeeOther, views.CaseURL(lang, id)) // an id typed into search
 		}
 	}
-	r, err := s.cat.Cases(c.Request().Context(), lang, f)
+	r, err := s.listPage(c.Request().Context(), lang, f)
 	if err != nil {
 		return err
-	}
-	if f.Page > r.Pages() {
-		return inputErr("error.bad_page", "page", map[string]any{"Value": f.Page, "Max": r.Pages()})
 	}
 	r.Dropped = dropped
 	if r.Total == 0 {

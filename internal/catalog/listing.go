@@ -295,6 +295,9 @@ func (s *Store) Cases(ctx context.Context, lang string, f Filter) (Result, error
 	}
 	r.AnyWords = anyWords
 	r.Total = sel.result.count()
+	if r.Filter.Page > r.Pages() { // before the cards, facets and graph are worked out
+		return r, &FilterError{Param: "page", Reason: ReasonBadPage, Value: strconv.Itoa(r.Filter.Page), Limit: r.Pages()}
+	}
 	if r.Cards, err = s.cards(ctx, lang, sel.ix, sel.pageNums(r.Filter), r.Words); err != nil {
 		return Result{}, err
 	}

@@ -305,3 +305,28 @@ func TestTopicYearsGroupEarlyYears(t *testing.T) {
 		t.Errorf("year columns add up to %d, the topic has %d cases", total, tp.Count)
 	}
 }
+
+// Validate returns a typed error naming the parameter, the reason, the value and the limit, and
+// the listing refuses a page past its end before doing the work.
+func TestValidateFilter(t *testing.T) {
+	s := testcatalog.Open(t)
+	var fe *catalog.FilterError
+	_, _, err := s.Validate(catalog.Filter{Values: map[string][]string{"org": {"cloudflar"}}, Page: 1}, false)
+	if !errors.As(err, &fe) || fe.Param != "org" || fe.Reason != catalog.ReasonUnknownValue || len(fe.Closest) == 0 || fe.Closest[0].Slug != "cloudflare" {
+		t.Errorf("unknown org: %v %+v", err, fe)
+	}
+	f, dropped, err := s.Validate(catalog.Filter{Values: map[string][]string{"org": {"cloudflar", "kakao"}}, Page: 1}, true)
+	if err != nil || len(dropped) != 1 || !f.Has("org", "kakao") {
+		t.Errorf("lenient: %v %v %v", err, dropped, f.Values)
+	}
+	if _, _, err := s.Validate(catalog.Filter{Page: 0}, false); !errors.As(err, &fe) || fe.Reason != catalog.ReasonBadPage || fe.Limit != catalog.MaxPage {
+		t.Errorf("page 0: %v", err)
+	}
+	if _, _, err := s.Validate(catalog.Filter{Page: 1, Sort: "random"}, false); !errors.As(err, &fe) || fe.Param != "sort" {
+		t.Errorf("bad sort: %v", err)
+	}
+	_, err = s.Cases(context.Background(), "en", catalog.Filter{Page: 99, PageSize: 20})
+	if !errors.As(err, &fe) || fe.Param != "page" || fe.Limit != 1 {
+		t.Errorf("page past the end: %v", err)
+	}
+}
