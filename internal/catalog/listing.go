@@ -175,8 +175,18 @@ func (s *Store) selectCases(ctx context.Context, f Filter, words []QueryWord, so
 	filtered, _ := sel.setExcept("")
 	anyWords := false
 	if len(words) > 0 {
+		// A catalog small enough for bm25 to order every match is searched once, in rank order,
+		// and the set is read from the ranked list; a large one is matched first, then ranked
+		// (rank decides how much of the match to score).
+		oneQuery := sortBy == SortRelevance && len(ix.order) <= maxRankAll
+		match := func(expr string) ([]int32, error) {
+			if oneQuery {
+				return s.ftsRanked(ctx, expr)
+			}
+			return s.ftsMatch(ctx, expr)
+		}
 		expr := MatchExpr(words, false)
-		nums, err := s.ftsMatch(ctx, expr)
+		nums, err := match(expr)
 		if err != nil {
 			return nil, false, err
 		}
@@ -188,14 +198,16 @@ func (s *Store) selectCases(ctx context.Context, f Filter, words []QueryWord, so
 			if inFilter.count() < minAllWords {
 				anyWords = true
 				expr = MatchExpr(words, true)
-				if nums, err = s.ftsMatch(ctx, expr); err != nil {
+				if nums, err = match(expr); err != nil {
 					return nil, false, err
 				}
 				sel.match = ix.matchSet(nums)
 			}
 		}
 		if sortBy == SortRelevance {
-			if sel.ranked, err = s.rank(ctx, ix, expr, nums); err != nil {
+			if oneQuery {
+				sel.ranked = nums
+			} else if sel.ranked, err = s.rank(ctx, ix, expr, nums); err != nil {
 				return nil, false, err
 			}
 			if anyWords { // cases with every word first, each group in rank order
