@@ -96,7 +96,8 @@ func (s *Server) mcpTimeout(next mcp.MethodHandler) mcp.MethodHandler {
 const mcpInstructions = `Incident Library is a catalog of real public incident postmortems (outages, data loss, ` +
 	`security failures), each written in Korean and English and classified by cause, symptom, component, ` +
 	`contributing factor and organization. Start with search_incidents for a problem description, ` +
-	`read a case with get_incident, and use vocab to turn words into the slugs the filters take.`
+	`read a case with get_incident, and use vocab to turn words into the slugs the filters take. ` +
+	`Answers are in English unless lang is ko; get_incident without lang gives the account in both languages.`
 
 var readOnlyTool = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 
