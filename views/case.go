@@ -184,7 +184,7 @@ func linkGroups(links []catalog.CaseLink) [][]catalog.CaseLink {
 // sourceInKorean reports whether a source is written in Korean: a title in Hangul, or a site
 // under .kr.
 func sourceInKorean(s catalog.Source) bool {
-	if strings.ContainsFunc(s.Title, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }) {
+	if catalog.HasHangul(s.Title) {
 		return true
 	}
 	u, err := url.Parse(s.URL)

@@ -3,8 +3,6 @@ package views
 import (
 	"context"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"incidentlib/internal/catalog"
 )
@@ -41,18 +39,7 @@ func langCode(lang string) string {
 }
 
 // clip shortens s to at most n characters at a word boundary, adding an ellipsis.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)[:n]
-	cut := string(r)
-	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimRight(cut, ",.;:·") + "…"
-}
+func clip(s string, n int) string { return catalog.Clip(s, n) }
 
 // KindLabel is the translated name of a kind ("Cause", "원인").
 func KindLabel(ctx context.Context, kind string) string { return T(ctx, "kind."+kind) }

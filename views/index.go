@@ -3,7 +3,7 @@ package views
 import (
 	"slices"
 	"strings"
-	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
@@ -60,8 +60,6 @@ func NarrowIndex(entries []catalog.IndexEntry, q string) []catalog.IndexEntry {
 }
 
 func startsHangul(s string) bool {
-	for _, r := range s {
-		return unicode.Is(unicode.Hangul, r)
-	}
-	return false
+	r, _ := utf8.DecodeRuneInString(s)
+	return catalog.HasHangul(string(r))
 }

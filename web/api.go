@@ -183,7 +183,7 @@ func (s *Server) apiBlob(c echo.Context, b []byte) error {
 	h := c.Response().Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "public, max-age=300")
-	if match := c.Request().Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
+	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)

@@ -97,7 +97,8 @@ func canonicalIDs(p string) bool {
 		if j := strings.IndexByte(seg, '/'); j >= 0 {
 			seg = seg[:j]
 		}
-		if looseCaseID.MatchString(seg) && !(len(seg) == 7 && strings.HasPrefix(seg, "IL-")) {
+		canonical := len(seg) == 7 && strings.HasPrefix(seg, "IL-")
+		if !canonical && looseCaseID.MatchString(seg) {
 			return false
 		}
 		rest = rest[i+len("/cases"):]

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -69,10 +68,10 @@ func (s *Server) serveStatic(c echo.Context) error {
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	h.Set("ETag", a.ETag)
 	h.Set("Vary", "Accept-Encoding")
-	if c.Request().Header.Get("If-None-Match") == a.ETag {
+	if etagMatches(c.Request().Header.Get("If-None-Match"), a.ETag) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	if a.Gzip != nil && strings.Contains(c.Request().Header.Get("Accept-Encoding"), "gzip") {
+	if a.Gzip != nil && acceptsGzip(c.Request().Header.Get("Accept-Encoding")) {
 		h.Set("Content-Encoding", "gzip")
 		return c.Blob(http.StatusOK, a.ContentType, a.Gzip)
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"strings"
-	"unicode/utf8"
 
 	"incidentlib/internal/catalog"
 	"incidentlib/internal/model"
@@ -46,7 +45,7 @@ func cardsOf(ctx context.Context, lang string, cs []catalog.Card, summaryChars i
 		}
 		summary := c.Summary
 		if summaryChars > 0 {
-			summary = clipSummary(summary, summaryChars)
+			summary = catalog.Clip(summary, summaryChars)
 		}
 		out = append(out, model.Card{ID: c.ID, URL: views.AbsURL(ctx, views.CaseURL(lang, c.ID)), Org: term(c.Org), Date: c.Date,
 			Headline: c.Headline, Title: c.Title, Summary: summary, Snippet: snip.String(), Tags: terms(c.Tags)})
@@ -116,18 +115,6 @@ func vocabValueOf(v catalog.VocabEntry) model.VocabValue {
 		aliases = []string{}
 	}
 	return model.VocabValue{Term: term(v.Term), Definition: v.Definition, Aliases: aliases, Count: v.Count}
-}
-
-// clipSummary cuts s to at most n characters at a space, marking the cut.
-func clipSummary(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	cut := string([]rune(s)[:n])
-	if i := strings.LastIndex(cut, " "); i > len(cut)/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimRight(cut, " ,.;:") + "…"
 }
 
 func nonNilStrings(v []string) []string {

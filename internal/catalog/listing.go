@@ -745,25 +745,11 @@ func cardLines(t *Text, words []QueryWord) []Line {
 		}
 		spans := Highlight(text, words, cardLineWidth)
 		if spans == nil {
-			spans = []Span{{Text: clipText(text, cardLineWidth)}}
+			spans = []Span{{Text: Clip(text, cardLineWidth)}}
 		}
 		out = append(out, Line{Key: key, Spans: spans})
 	}
 	return out
-}
-
-// clipText cuts s to about n characters at a space, marking the cut.
-func clipText(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	cut := string(r[:n])
-	if i := strings.LastIndex(cut, " "); i > len(cut)/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimRight(cut, " ,.;:") + "…"
 }
 
 // Neighbour is the case before or after another in a listing's order.

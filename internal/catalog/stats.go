@@ -28,6 +28,17 @@ type Stats struct {
 // first it lists), so each case counts once per kind; groups with no known duration are left
 // out.
 func (s *Store) Stats(ctx context.Context, lang string) (Stats, error) {
+	if v, ok := s.stats.Load(lang); ok { // the catalog never changes: worked out once per language
+		return v.(Stats), nil
+	}
+	st, err := s.computeStats(ctx, lang)
+	if err == nil {
+		s.stats.Store(lang, st)
+	}
+	return st, err
+}
+
+func (s *Store) computeStats(ctx context.Context, lang string) (Stats, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT t.kind, t.slug, c.time_to_detect, c.time_to_resolve FROM tags t
 		JOIN cases c ON c.num = t.num WHERE t.pos = 0 AND t.kind IN (?, ?)`, KindCause, KindComponent)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 	"modernc.org/sqlite/vfs"
@@ -24,6 +25,7 @@ type Store struct {
 	years  []string // years with cases, newest first
 	total  int
 	checks []checkRow    // checks with enough supporting cases, in their defined order
+	stats  sync.Map      // lang -> Stats, worked out on first use
 	ix     indexOnce     // the tags of every case, loaded on first use
 	ixDone chan struct{} // closed once the index is loaded
 }

@@ -15,6 +15,23 @@ import (
 // isHangul reports whether r is a Hangul syllable or letter.
 func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
 
+// HasHangul reports whether s contains a Hangul syllable or letter.
+func HasHangul(s string) bool { return strings.ContainsFunc(s, isHangul) }
+
+// Clip cuts s to about n characters at a space, marking the cut with …; runs of white space
+// become one space. Cards, previews and MCP lists all clip with it.
+func Clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut := string([]rune(s)[:n])
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,.;:·") + "…"
+}
+
 // isWord reports whether r belongs to a non-Hangul word.
 func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"incidentlib/internal/catalog"
@@ -32,14 +31,7 @@ var Marks = []string{"start", "detected", "mitigated", "resolved"}
 var countryPattern = regexp.MustCompile(`^[A-Z]{2}$`)
 
 // HasHangul reports whether s contains a Hangul syllable or letter.
-func HasHangul(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Hangul, r) {
-			return true
-		}
-	}
-	return false
-}
+func HasHangul(s string) bool { return catalog.HasHangul(s) }
 
 // check validates the loaded data and returns every problem.
 func check(d *Data) Problems {
