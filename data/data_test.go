@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"go.yaml.in/yaml/v3"
 
+	"incidentlib/internal/catalog"
 	"incidentlib/internal/catalog/build"
 )
 
@@ -43,9 +44,9 @@ func TestCatalog(t *testing.T) {
 		if len(c.Sources) == 0 {
 			t.Errorf("%s has no source", c.ID)
 		}
-		for _, kind := range []string{"cause", "symptom", "component", "factor"} {
-			for _, s := range c.Tags(kind) {
-				used[kind+"/"+s] = true
+		for _, kind := range catalog.VocabKinds {
+			for _, s := range c.Tags[kind] {
+				used[string(kind)+"/"+s] = true
 			}
 		}
 		key := c.Org + " " + c.Date
@@ -56,9 +57,9 @@ func TestCatalog(t *testing.T) {
 			seen[key] = c.ID
 		}
 	}
-	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+	for _, kind := range catalog.VocabKinds {
 		for _, v := range d.Taxonomy.Kind(kind) {
-			if !used[kind+"/"+v.Slug] {
+			if !used[string(kind)+"/"+v.Slug] {
 				t.Errorf("%s %q is used by no case: tag cases with it or remove it", kind, v.Slug)
 			}
 		}
@@ -209,7 +210,7 @@ func TestChecksAndTimelines(t *testing.T) {
 	if backed < 60 {
 		t.Errorf("%d checks backed by at least two cases, want 60", backed)
 	}
-	for _, v := range d.Taxonomy.Components {
+	for _, v := range d.Taxonomy.Kind(catalog.KindComponent) {
 		if !covered[v.Slug] {
 			t.Errorf("component %s has no check backed by two cases", v.Slug)
 		}
@@ -241,14 +242,14 @@ func TestSchemaEnumsMatchTaxonomy(t *testing.T) {
 	if err := json.Unmarshal(b, &schema); err != nil {
 		t.Fatal(err)
 	}
-	for _, kind := range []string{"cause", "symptom", "component", "factor"} {
+	for _, kind := range catalog.VocabKinds {
 		var want []string
 		for _, v := range d.Taxonomy.Kind(kind) {
 			want = append(want, v.Slug)
 		}
-		got := schema.Properties[kind+"s"].Items.Enum
+		got := schema.Properties[kind.Plural()].Items.Enum
 		if strings.Join(got, " ") != strings.Join(want, " ") {
-			t.Errorf("case.schema.json %ss = %v, taxonomy.yaml has %v", kind, got, want)
+			t.Errorf("case.schema.json %s = %v, taxonomy.yaml has %v", kind.Plural(), got, want)
 		}
 	}
 }

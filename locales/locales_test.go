@@ -44,6 +44,20 @@ func TestLocalesHaveSameIDs(t *testing.T) {
 			t.Errorf("%s is in ko.toml but not in en.toml", k)
 		}
 	}
+	// every kind and prose field is named in the locales: adding one to catalog.Kinds or
+	// catalog.Fields asks for its labels here
+	for _, d := range catalog.Kinds {
+		for _, id := range []string{"kind." + string(d.Kind), "kinds." + string(d.Kind)} {
+			if !keys["en"][id] {
+				t.Errorf("kind %s has no message %s", d.Kind, id)
+			}
+		}
+	}
+	for _, f := range catalog.Fields {
+		if !keys["en"]["case."+f.Key] {
+			t.Errorf("field %s has no message case.%s", f.Key, f.Key)
+		}
+	}
 	if len(keys["en"]) < 100 {
 		t.Errorf("only %d messages", len(keys["en"]))
 	}

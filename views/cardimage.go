@@ -112,7 +112,7 @@ func CardPNG(ctx context.Context, c catalog.Case) ([]byte, error) {
 		if px+w > cardW-70 {
 			break
 		}
-		col := map[string]color.RGBA{catalog.KindComponent: cardBlue, catalog.KindSymptom: cardBrown}[t.Kind]
+		col := map[catalog.Kind]color.RGBA{catalog.KindComponent: cardBlue, catalog.KindSymptom: cardBrown}[t.Kind]
 		if t.Kind == catalog.KindCause {
 			col = cardAccent
 		}
@@ -130,8 +130,9 @@ func CardPNG(ctx context.Context, c catalog.Case) ([]byte, error) {
 // mainTags are the tags a card shows: main cause, main component, then the next ones.
 func mainTags(c catalog.Case) []catalog.Term {
 	var out []catalog.Term
-	for _, ts := range [][]catalog.Term{c.Causes[:min(1, len(c.Causes))], c.Components[:min(1, len(c.Components))], c.Symptoms[:min(1, len(c.Symptoms))]} {
-		out = append(out, ts...)
+	for _, k := range []catalog.Kind{catalog.KindCause, catalog.KindComponent, catalog.KindSymptom} {
+		ts := c.Values(k)
+		out = append(out, ts[:min(1, len(ts))]...)
 	}
 	return out
 }

@@ -56,20 +56,13 @@ func Reasons(ctx context.Context, rs []catalog.Term) string {
 	for _, r := range rs {
 		var s string
 		switch r.Kind {
-		case catalog.KindCause:
-			s = T(ctx, "reason.cause", map[string]any{"Label": r.Label})
-		case catalog.KindComponent:
-			s = T(ctx, "reason.component", map[string]any{"Label": r.Label})
-		case catalog.KindFactor:
-			s = T(ctx, "reason.factor", map[string]any{"Label": r.Label})
-		case "text":
-			s = T(ctx, "reason.text")
-		case "date":
-			s = T(ctx, "reason.date")
-		case "editor":
-			s = T(ctx, "reason.editor")
+		case catalog.KindSymptom, catalog.KindOrg, catalog.KindYear:
+			continue // never a reason: too common to say anything
 		default:
-			continue
+			id := "reason." + string(r.Kind)
+			if s = T(ctx, id, map[string]any{"Label": r.Label}); s == id {
+				continue // a kind without a phrase of its own
+			}
 		}
 		if !seen[s] {
 			seen[s] = true

@@ -23,10 +23,10 @@ func groupChecks(ctx context.Context, checks []catalog.CheckSummary, selected ma
 	index := map[string]int{}
 	for _, c := range checks {
 		key := groupOf(c, selected)
-		i, ok := index[key.Kind+"/"+key.Slug]
+		i, ok := index[string(key.Kind)+"/"+key.Slug]
 		if !ok {
 			i = len(groups)
-			index[key.Kind+"/"+key.Slug] = i
+			index[string(key.Kind)+"/"+key.Slug] = i
 			label := key.Label
 			if key.Slug == "" {
 				label = T(ctx, "checks.general")
@@ -41,7 +41,7 @@ func groupChecks(ctx context.Context, checks []catalog.CheckSummary, selected ma
 func groupOf(c catalog.CheckSummary, selected map[string]bool) catalog.Term {
 	all := append(append([]catalog.Term{}, c.Components...), c.Factors...)
 	for _, t := range all {
-		if selected[t.Kind+"/"+t.Slug] {
+		if selected[string(t.Kind)+"/"+t.Slug] {
 			return t
 		}
 	}
@@ -54,10 +54,10 @@ func groupOf(c catalog.CheckSummary, selected map[string]bool) catalog.Term {
 // stackQuery is the query of a checklist for the chosen components and factors.
 func stackQuery(selected map[string]bool) url.Values {
 	q := url.Values{}
-	for _, kind := range []string{catalog.KindComponent, catalog.KindFactor} {
+	for _, kind := range []catalog.Kind{catalog.KindComponent, catalog.KindFactor} {
 		for key := range selected {
-			if k, slug, _ := strings.Cut(key, "/"); k == kind {
-				q.Add(kind, slug)
+			if k, slug, _ := strings.Cut(key, "/"); k == string(kind) {
+				q.Add(string(kind), slug)
 			}
 		}
 	}
@@ -119,7 +119,7 @@ func topChecks(cs []catalog.CheckSummary, n int) []catalog.CheckSummary {
 func checksURLFor(lang string, t catalog.Term) string {
 	q := url.Values{}
 	if t.Kind == catalog.KindComponent || t.Kind == catalog.KindFactor {
-		q.Set(t.Kind, t.Slug)
+		q.Set(string(t.Kind), t.Slug)
 	}
 	return ChecksURL(lang, q)
 }

@@ -2,6 +2,7 @@ package views
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -33,7 +34,7 @@ type GraphEdge struct {
 
 // GraphColumn is the heading of one column.
 type GraphColumn struct {
-	Kind string
+	Kind catalog.Kind
 	X    float64
 }
 
@@ -46,21 +47,34 @@ type Graph struct {
 	Small   bool
 }
 
-var graphKinds = []string{catalog.KindCause, catalog.KindComponent, catalog.KindSymptom, catalog.KindFactor}
+// graphKinds are the graph's columns: causes and components first, as the main values of a
+// case, then the other taxonomy kinds in their order.
+var graphKinds = func() []catalog.Kind {
+	out := []catalog.Kind{catalog.KindCause, catalog.KindComponent}
+	for _, k := range catalog.VocabKinds {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}()
+
+// caseColumn is the kind of the graph's column of cases, between components and the rest.
+const caseColumn catalog.Kind = "case"
 
 // LayoutGraph lays out the values of spread (at most perKind of each kind, most frequent first)
 // and the links between them; cards, when given, become a column of cases.
-func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog.Link, cards []catalog.Card, perKind int, small bool) Graph {
-	kinds := append([]string{}, graphKinds...)
+func LayoutGraph(lang string, spread map[catalog.Kind][]catalog.Facet, links []catalog.Link, cards []catalog.Card, perKind int, small bool) Graph {
+	kinds := graphKinds
 	colW, rowH, top := 250.0, 30.0, 56.0
 	if small {
 		colW, rowH, top = 185, 24, 40
 	}
 	if len(cards) > 0 {
-		kinds = []string{catalog.KindCause, catalog.KindComponent, "case", catalog.KindSymptom, catalog.KindFactor}
+		kinds = slices.Insert(slices.Clone(graphKinds), 2, caseColumn)
 	}
 	g := Graph{Small: small}
-	pos := map[string]*GraphNode{}
+	pos := map[catalog.Term]*GraphNode{}
 	maxCount := 1
 	for _, k := range graphKinds {
 		for _, f := range spread[k] {
@@ -77,9 +91,9 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 	for _, kind := range kinds {
 		g.Columns = append(g.Columns, GraphColumn{Kind: kind, X: x})
 		var col []GraphNode
-		if kind == "case" {
+		if kind == caseColumn {
 			for _, c := range cards {
-				col = append(col, GraphNode{Term: catalog.Term{Kind: "case", Slug: c.ID, Label: c.ID}, Count: 1, R: 4, Href: CaseURL(lang, c.ID)})
+				col = append(col, GraphNode{Term: catalog.Term{Kind: caseColumn, Slug: c.ID, Label: c.ID}, Count: 1, R: 4, Href: CaseURL(lang, c.ID)})
 			}
 		} else {
 			fs := spread[kind]
@@ -110,7 +124,7 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 	g.Nodes = nodes
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
-		pos[n.Kind+"/"+n.Slug] = n
+		pos[catalog.Term{Kind: n.Kind, Slug: n.Slug}] = n
 	}
 	maxLink := 1
 	for _, l := range links {
@@ -125,13 +139,13 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 		w := 0.6 + 4*float64(count)/float64(maxC)
 		g.Edges = append(g.Edges, GraphEdge{D: d, Width: w, Opacity: 0.15 + 0.45*float64(count)/float64(maxC), Count: count, A: a.Label, B: b.Label})
 	}
-	colOf := map[string]int{}
+	colOf := map[catalog.Kind]int{}
 	for i, k := range kinds {
 		colOf[k] = i
 	}
 	drawn := 0
 	for _, l := range links { // most frequent first
-		a, b := pos[l.A.Kind+"/"+l.A.Slug], pos[l.B.Kind+"/"+l.B.Slug]
+		a, b := pos[catalog.Term{Kind: l.A.Kind, Slug: l.A.Slug}], pos[catalog.Term{Kind: l.B.Kind, Slug: l.B.Slug}]
 		if a == nil || b == nil {
 			continue
 		}
@@ -146,12 +160,12 @@ func LayoutGraph(lang string, spread map[string][]catalog.Facet, links []catalog
 		}
 	}
 	for _, c := range cards {
-		cn := pos["case/"+c.ID]
+		cn := pos[catalog.Term{Kind: caseColumn, Slug: c.ID}]
 		for _, t := range c.Tags {
-			if d := colOf[t.Kind] - colOf["case"]; d != 1 && d != -1 {
+			if d := colOf[t.Kind] - colOf[caseColumn]; d != 1 && d != -1 {
 				continue
 			}
-			if n := pos[t.Kind+"/"+t.Slug]; n != nil && cn != nil {
+			if n := pos[catalog.Term{Kind: t.Kind, Slug: t.Slug}]; n != nil && cn != nil {
 				addEdge(cn, n, 1, 2)
 			}
 		}

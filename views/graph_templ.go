@@ -287,7 +287,7 @@ func GraphSVG(g Graph, title string) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var18 = []any{"node", "node-" + n.Kind}
+				var templ_7745c5c3_Var18 = []any{"node", "node-" + string(n.Kind)}
 				templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_ElementWriter, templ_7745c5c3_Var18...)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -410,7 +410,7 @@ func GraphSVG(g Graph, title string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if n.Kind != "case" {
+			if n.Kind != caseColumn {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "<tspan class=\"n\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -521,7 +521,7 @@ func ResultGraph(r catalog.Result) templ.Component {
 type GraphView struct {
 	Filter catalog.Filter
 	Total  int
-	Spread map[string][]catalog.Facet
+	Spread map[catalog.Kind][]catalog.Facet
 	Links  []catalog.Link
 }
 
@@ -680,7 +680,7 @@ func GraphPage(v GraphView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, kind := range []string{catalog.KindCause, catalog.KindComponent, catalog.KindSymptom, catalog.KindFactor} {
+			for _, kind := range graphKinds {
 				if len(v.Spread[kind]) > 0 {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<table><caption>")
 					if templ_7745c5c3_Err != nil {

@@ -42,13 +42,13 @@ func langCode(lang string) string {
 func clip(s string, n int) string { return catalog.Clip(s, n) }
 
 // KindLabel is the translated name of a kind ("Cause", "원인").
-func KindLabel(ctx context.Context, kind string) string { return T(ctx, "kind."+kind) }
+func KindLabel(ctx context.Context, kind catalog.Kind) string { return T(ctx, "kind."+string(kind)) }
 
 // KindPlural is the translated heading for many values of a kind ("Causes", "원인").
-func KindPlural(ctx context.Context, kind string) string { return T(ctx, "kinds."+kind) }
+func KindPlural(ctx context.Context, kind catalog.Kind) string { return T(ctx, "kinds."+string(kind)) }
 
-func colHead(ctx context.Context, kind string) string {
-	if kind == "case" {
+func colHead(ctx context.Context, kind catalog.Kind) string {
+	if kind == caseColumn {
 		return T(ctx, "graph.cases")
 	}
 	return KindPlural(ctx, kind)

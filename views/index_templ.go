@@ -16,7 +16,7 @@ import (
 
 // IndexView is the page listing every value of a kind, optionally narrowed by typed words.
 type IndexView struct {
-	Kind    string
+	Kind    catalog.Kind
 	Q       string
 	Entries []catalog.IndexEntry // sorted for the page's language, narrowed by Q
 	Total   int                  // values before narrowing

@@ -124,7 +124,7 @@ func listDescription(ctx context.Context, r catalog.Result) string {
 
 // widenURL is the listing without one applied value (kind "q": without the search words).
 func widenURL(lang string, f catalog.Filter, t catalog.Term) string {
-	if t.Kind == "q" {
+	if t.Kind == catalog.KindWords {
 		return ClearQueryURL(lang, f)
 	}
 	return ToggleURL(lang, f, t.Kind, t.Slug)
@@ -149,7 +149,7 @@ const facetTop = 8
 
 // facetShown are the values a facet lists: the chosen ones first, then the most frequent, up to
 // facetTop in all (more when more are chosen).
-func facetShown(r catalog.Result, kind string) []catalog.Facet {
+func facetShown(r catalog.Result, kind catalog.Kind) []catalog.Facet {
 	var chosen, rest []catalog.Facet
 	for _, f := range r.Facets[kind] {
 		if r.Filter.Has(kind, f.Slug) {

@@ -106,7 +106,7 @@ func AbsURL(ctx context.Context, path string) string {
 }
 
 // KindNoun is a kind's name inside a sentence: lower case in English ("no organization").
-func KindNoun(ctx context.Context, kind string) string {
+func KindNoun(ctx context.Context, kind catalog.Kind) string {
 	label := KindLabel(ctx, kind)
 	if Lang(ctx) == "en" && label != "" {
 		return strings.ToLower(label[:1]) + label[1:]

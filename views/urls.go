@@ -9,41 +9,22 @@ import (
 
 // URL shapes live here and nowhere else. Permalinks are promises: never change one.
 
-// kindPaths maps a kind to its topic path segment.
-var kindPaths = map[string]string{
-	catalog.KindCause:     "causes",
-	catalog.KindSymptom:   "symptoms",
-	catalog.KindComponent: "components",
-	catalog.KindFactor:    "factors",
-	catalog.KindOrg:       "orgs",
-}
+// A kind's pages are under its plural (catalog.KindDef.Plural): /{lang}/causes lists the causes,
+// /{lang}/causes/{slug} is one cause. Years have an index page but no topic pages.
 
-// KindOfIndex returns the kind whose index page a path segment names: a topic segment or
-// "years".
-func KindOfIndex(segment string) (string, bool) {
-	if segment == "years" {
-		return catalog.KindYear, true
-	}
-	return KindOfPath(segment)
-}
+// KindOfIndex returns the kind whose index page a path segment names.
+func KindOfIndex(segment string) (catalog.Kind, bool) { return catalog.KindOfPlural(segment) }
 
 // KindOfPath returns the kind a topic path segment names.
-func KindOfPath(segment string) (string, bool) {
-	for k, p := range kindPaths {
-		if p == segment {
-			return k, true
-		}
+func KindOfPath(segment string) (catalog.Kind, bool) {
+	if k, ok := catalog.KindOfPlural(segment); ok && k.IsTopic() {
+		return k, true
 	}
 	return "", false
 }
 
 // IndexURL is the page listing every value of a kind: /{lang}/causes, /orgs, /years.
-func IndexURL(lang, kind string) string {
-	if p, ok := kindPaths[kind]; ok {
-		return "/" + lang + "/" + p
-	}
-	return "/" + lang + "/years"
-}
+func IndexURL(lang string, kind catalog.Kind) string { return "/" + lang + "/" + kind.Plural() }
 
 // CheckURL is the page of one check.
 func CheckURL(lang, slug string) string { return "/" + lang + "/checks/" + url.PathEscape(slug) }
@@ -68,10 +49,10 @@ func CaseURL(lang, id string) string { return "/" + lang + "/cases/" + id }
 
 // TopicURL is the page of one value; years have no page and link to the filtered listing.
 func TopicURL(lang string, t catalog.Term) string {
-	if p, ok := kindPaths[t.Kind]; ok {
-		return "/" + lang + "/" + p + "/" + url.PathEscape(t.Slug)
+	if t.Kind.IsTopic() {
+		return "/" + lang + "/" + t.Kind.Plural() + "/" + url.PathEscape(t.Slug)
 	}
-	return ListURL(lang, catalog.Filter{Values: map[string][]string{t.Kind: {t.Slug}}})
+	return ListURL(lang, catalog.Filter{Values: map[catalog.Kind][]string{t.Kind: {t.Slug}}})
 }
 
 // GraphURL is the catalog graph, narrowed by the filter.
@@ -107,7 +88,7 @@ func filterQuery(f catalog.Filter) url.Values {
 	}
 	for _, kind := range catalog.FilterKinds {
 		for _, v := range f.Values[kind] {
-			q.Add(kind, v)
+			q.Add(string(kind), v)
 		}
 	}
 	if f.Sort != "" && f.Sort != defaultSort(f) {
@@ -145,7 +126,7 @@ func withQuery(path string, q url.Values) string {
 // clone copies a filter so a link can change it without touching the page's own.
 func clone(f catalog.Filter) catalog.Filter {
 	g := f
-	g.Values = map[string][]string{}
+	g.Values = map[catalog.Kind][]string{}
 	for k, v := range f.Values {
 		g.Values[k] = append([]string(nil), v...)
 	}
@@ -153,7 +134,7 @@ func clone(f catalog.Filter) catalog.Filter {
 }
 
 // ToggleURL adds the value to the filter, or removes it when applied; it returns to page 1.
-func ToggleURL(lang string, f catalog.Filter, kind, slug string) string {
+func ToggleURL(lang string, f catalog.Filter, kind catalog.Kind, slug string) string {
 	g := clone(f)
 	g.Page = 0
 	if f.Has(kind, slug) {
@@ -207,7 +188,7 @@ func FromQuery(f catalog.Filter) string {
 const TopicFromPrefix = "topic:"
 
 // TopicFrom is the from parameter of the cases listed on a topic page.
-func TopicFrom(t catalog.Term) string { return TopicFromPrefix + t.Kind + "/" + t.Slug }
+func TopicFrom(t catalog.Term) string { return TopicFromPrefix + string(t.Kind) + "/" + t.Slug }
 
 // CaseFromURL is a case's address reached from a listing; the permalink stays CaseURL.
 func CaseFromURL(lang, id, from string) string {

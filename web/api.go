@@ -16,11 +16,8 @@ import (
 	"incidentlib/views"
 )
 
-//go:embed openapi.json
-var openAPIDoc []byte
-
 // The JSON API. Its answers are the JSON model (internal/model, built in web/model.go),
-// documented in openapi.json; tests check responses against it.
+// documented in openapi.json (completed by web/openapi.go); tests check responses against it.
 //
 // Language: answers are in English unless ?lang=ko, errors included; a case asked for without
 // lang carries its account in both languages, with labels and links in English.
@@ -65,9 +62,9 @@ func (s *Server) apiCases(c echo.Context) error {
 		return err
 	}
 	ctx := s.apiContext(c, lang)
-	out := model.List{Lang: lang, Query: r.Filter.Q, Filters: map[string][]string{}, Sort: r.Filter.Sort, AnyWords: r.AnyWords,
+	out := model.List{Lang: lang, Query: r.Filter.Q, Filters: map[catalog.Kind][]string{}, Sort: r.Filter.Sort, AnyWords: r.AnyWords,
 		Total: r.Total, Page: r.Filter.Page, PageSize: r.Filter.PageSize, Pages: r.Pages(),
-		Cases: cardsOf(ctx, lang, r.Cards, 0), Facets: map[string][]model.Facet{}, Suggestions: terms(r.Suggestions)}
+		Cases: cardsOf(ctx, lang, r.Cards, 0), Facets: map[catalog.Kind][]model.Facet{}, Suggestions: terms(r.Suggestions)}
 	for _, kind := range catalog.FilterKinds {
 		out.Filters[kind] = append([]string{}, r.Filter.Values[kind]...)
 		out.Facets[kind] = facets(r.Facets[kind])
@@ -131,7 +128,7 @@ func (s *Server) apiVocab(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := map[string][]model.VocabValue{}
+	out := map[catalog.Kind][]model.VocabValue{}
 	for kind, vs := range s.cat.Vocab(lang) {
 		for _, v := range vs {
 			out[kind] = append(out[kind], vocabValueOf(v))
@@ -147,14 +144,14 @@ func (s *Server) apiTopic(c echo.Context) error {
 		return err
 	}
 	kind := c.Param("kind")
-	t, err := s.cat.Topic(c.Request().Context(), lang, kind, c.Param("slug"))
+	t, err := s.cat.Topic(c.Request().Context(), lang, catalog.Kind(kind), c.Param("slug"))
 	if errorsIsNotFound(err) {
-		return &notFound{id: "error.topic_not_found", data: map[string]any{"Kind": clipValue(kind), "Slug": clipValue(c.Param("slug"))}, err: err}
+		return &notFound{id: "error.topic_not_found", data: map[string]any{"Kind": catalog.Kind(clipValue(kind)), "Slug": clipValue(c.Param("slug"))}, err: err}
 	}
 	if err != nil {
 		return err
 	}
-	out := model.APITopic{Term: term(t.Term), Definition: t.Definition, Count: t.Count, Related: map[string][]model.Facet{},
+	out := model.APITopic{Term: term(t.Term), Definition: t.Definition, Count: t.Count, Related: map[catalog.Kind][]model.Facet{},
 		Years: t.Years, Cases: cardsOf(s.apiContext(c, lang), lang, t.Cards, 0)}
 	if out.Years == nil {
 		out.Years = []catalog.YearCount{}

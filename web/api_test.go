@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"incidentlib/internal/catalog"
 )
 
 func openAPIRouter(t *testing.T) routers.Router {
@@ -202,6 +205,33 @@ func TestAPILanguageRule(t *testing.T) {
 		"/api/v1/cases?page=9999": "page number", "/api/v1/cases?page=9999&lang=ko": "페이지 번호"} {
 		if r := get(t, s, path); !strings.Contains(r.body, want) {
 			t.Errorf("%s = %s, want %q", path, r.body, want)
+		}
+	}
+}
+
+// The document lists a filter parameter per kind and a case's values per taxonomy kind, from
+// catalog.Kinds, and the text's fields from catalog.Fields.
+func TestOpenAPIFollowsKindsAndFields(t *testing.T) {
+	doc, err := openapi3.NewLoader().LoadFromData(openAPIDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := doc.Paths.Find("/cases").Get
+	for _, k := range catalog.FilterKinds {
+		if p := op.Parameters.GetByInAndName("query", string(k)); p == nil || !p.Schema.Value.Type.Is("array") {
+			t.Errorf("GET /cases has no list parameter %q", k)
+		}
+	}
+	kase := doc.Components.Schemas["Case"].Value
+	for _, k := range catalog.VocabKinds {
+		if kase.Properties[k.Plural()] == nil || !slices.Contains(kase.Required, k.Plural()) {
+			t.Errorf("Case has no required property %q", k.Plural())
+		}
+	}
+	text := doc.Components.Schemas["Text"].Value
+	for _, f := range catalog.Fields {
+		if text.Properties[f.Key] == nil || f.Required != slices.Contains(text.Required, f.Key) {
+			t.Errorf("Text property %q: %v, required %v", f.Key, text.Properties[f.Key], f.Required)
 		}
 	}
 }

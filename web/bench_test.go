@@ -60,10 +60,11 @@ func twoFilters(b *testing.B, cat *catalog.Store) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if len(c.Causes) == 0 || len(c.Components) == 0 {
+	causes, comps := c.Values(catalog.KindCause), c.Values(catalog.KindComponent)
+	if len(causes) == 0 || len(comps) == 0 {
 		b.Fatalf("%s has no cause or no component", benchCase)
 	}
-	return url.Values{"cause": {c.Causes[0].Slug}, "component": {c.Components[0].Slug}}.Encode()
+	return url.Values{"cause": {causes[0].Slug}, "component": {comps[0].Slug}}.Encode()
 }
 
 // benchGet requests path b.N times and fails on any status but 200. With miss, each request

@@ -13,7 +13,7 @@ import (
 )
 
 // stackParams are the query parameters of a checklist.
-var stackParams = []string{catalog.KindComponent, catalog.KindFactor, "format"}
+var stackParams = []string{string(catalog.KindComponent), string(catalog.KindFactor), "format"}
 
 // parseStack reads the components and factors of a checklist; unknown values are input errors.
 func (s *Server) parseStack(raw string) (components, factors []string, selected map[string]bool, err error) {
@@ -22,16 +22,16 @@ func (s *Server) parseStack(raw string) (components, factors []string, selected 
 		return nil, nil, nil, inputErr("error.bad_query", "", nil)
 	}
 	selected = map[string]bool{}
-	for _, kind := range []string{catalog.KindComponent, catalog.KindFactor} {
-		for _, v := range q[kind] {
+	for _, kind := range []catalog.Kind{catalog.KindComponent, catalog.KindFactor} {
+		for _, v := range q[string(kind)] {
 			v = strings.TrimSpace(v)
-			if v == "" || selected[kind+"/"+v] {
+			if v == "" || selected[string(kind)+"/"+v] {
 				continue
 			}
 			if !s.cat.Known(kind, v) {
-				return nil, nil, nil, inputErr("error.bad_value", kind, map[string]any{"Value": clipValue(v), "Kind": kind})
+				return nil, nil, nil, inputErr("error.bad_value", string(kind), map[string]any{"Value": clipValue(v), "Kind": kind})
 			}
-			selected[kind+"/"+v] = true
+			selected[string(kind)+"/"+v] = true
 			if kind == catalog.KindComponent {
 				components = append(components, v)
 			} else {

@@ -111,7 +111,7 @@ func isLangRoot(p string) bool { return len(p) == 4 && p[0] == '/' && p[3] == '/
 // these parameters only, so made-up parameters, tracking tags and repeats cannot fill the cache
 // with copies, and a page's links are built from the same parameters.
 var (
-	listingParams = append(slices.Clone(catalog.FilterKinds), "q", "page", "sort", "group")
+	listingParams = append(kindParams(catalog.FilterKinds), "q", "page", "sort", "group")
 	apiListParams = append(slices.Clone(listingParams), "lang", "page_size")
 	caseParams    = []string{"from", "view"}
 	topicParams   = []string{"page", "from"}
@@ -238,4 +238,13 @@ func etagMatches(header, etag string) bool {
 		}
 	}
 	return false
+}
+
+// kindParams are the query parameters that name kinds.
+func kindParams(kinds []catalog.Kind) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out
 }

@@ -118,7 +118,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		loc = s.apiLocale(r)
 	}
 	ctx := views.WithLocale(context.WithoutCancel(r.Context()), loc)
-	if kind, ok := data["Kind"].(string); ok { // kind names in the reader's language
+	if kind, ok := data["Kind"].(catalog.Kind); ok && kind.Def().Kind != "" { // kind names in the reader's language
 		data = maps.Clone(data)
 		data["Kind"] = views.KindNoun(ctx, kind)
 	}

@@ -101,7 +101,7 @@ func (s *Server) sitemap(c echo.Context) error {
 	origin := s.origin(c.Request())
 	var paths []string // paths after the language prefix
 	paths = append(paths, "/", "/graph", "/api")
-	for _, kind := range []string{catalog.KindCause, catalog.KindSymptom, catalog.KindComponent, catalog.KindFactor, catalog.KindOrg} {
+	for _, kind := range catalog.TopicKinds {
 		for _, t := range s.cat.Values("en", kind) {
 			paths = append(paths, strings.TrimPrefix(views.TopicURL("en", t), "/en"))
 		}

@@ -34,9 +34,9 @@ func (s *Server) readFilter(raw string, pageSize int, lenient bool) (catalog.Fil
 	if err != nil {
 		return catalog.Filter{}, nil, inputErr("error.bad_query", "", nil)
 	}
-	f := catalog.Filter{Q: q.Get("q"), Values: map[string][]string{}, Page: 1, PageSize: pageSize, Sort: q.Get("sort"), Group: q.Get("group")}
+	f := catalog.Filter{Q: q.Get("q"), Values: map[catalog.Kind][]string{}, Page: 1, PageSize: pageSize, Sort: q.Get("sort"), Group: q.Get("group")}
 	for _, kind := range catalog.FilterKinds {
-		f.Values[kind] = q[kind]
+		f.Values[kind] = q[string(kind)]
 	}
 	if p := q.Get("page"); p != "" {
 		page, err := strconv.Atoi(p)
@@ -74,7 +74,7 @@ func filterInputError(fe *catalog.FilterError) error {
 		for _, t := range fe.Closest {
 			names = append(names, t.Slug)
 		}
-		data = map[string]any{"Value": fe.Value, "Kind": fe.Param, "Closest": strings.Join(names, ", ")}
+		data = map[string]any{"Value": fe.Value, "Kind": catalog.Kind(fe.Param), "Closest": strings.Join(names, ", ")}
 	case catalog.ReasonQueryTooLong, catalog.ReasonTooManyValues:
 		data = map[string]any{"Max": fe.Limit}
 	}

@@ -125,9 +125,15 @@ func (s *Server) redirectToSlash(c echo.Context) error {
 	return c.Redirect(http.StatusMovedPermanently, "/"+c.Param("lang")+"/"+query(c.Request().URL))
 }
 
-// langPaths are the first segments of pages that exist under a language prefix.
-var langPaths = map[string]bool{"cases": true, "graph": true, "api": true, "feed.xml": true, "checks": true, "stats": true, "years": true,
-	"causes": true, "symptoms": true, "components": true, "factors": true, "orgs": true}
+// langPaths are the first segments of pages that exist under a language prefix: the pages of
+// routes and the kinds' index and topic pages.
+var langPaths = func() map[string]bool {
+	m := map[string]bool{"cases": true, "graph": true, "api": true, "feed.xml": true, "checks": true, "stats": true}
+	for _, d := range catalog.Kinds {
+		m[d.Plural] = true
+	}
+	return m
+}()
 
 // fallback handles paths no route matched: a page path without its language is redirected to
 // the reader's language (only to a local path, so no open redirect), anything else is a 404.

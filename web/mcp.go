@@ -3,7 +3,9 @@ package web
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -124,8 +126,9 @@ var getIncidentTool = &mcp.Tool{
 		"its public sources with links, and related cases with the reasons they are related. Use it once " +
 		"search_incidents or list_incidents gave you an id. The account comes in English and Korean unless lang " +
 		"names one.",
-	InputSchema: inputSchema[incidentInput](),
-	Annotations: readOnlyTool,
+	InputSchema:  inputSchema[incidentInput](),
+	OutputSchema: caseSchema(),
+	Annotations:  readOnlyTool,
 }
 
 var listIncidentsTool = &mcp.Tool{
@@ -163,16 +166,38 @@ var vocabTool = &mcp.Tool{
 // Arguments of the tools. Descriptions come from the jsonschema tags, bounds from inputSchema.
 
 type searchInput struct {
-	Query     string   `json:"query,omitempty" jsonschema:"a symptom, a sentence or a few words in Korean or English, e.g. 'DNS 장애' or 'certificate expired'; empty lists the filtered cases newest first"`
-	Cause     []string `json:"cause,omitempty" jsonschema:"cause slugs (see vocab)"`
-	Symptom   []string `json:"symptom,omitempty" jsonschema:"symptom slugs (see vocab)"`
-	Component []string `json:"component,omitempty" jsonschema:"component slugs (see vocab)"`
-	Factor    []string `json:"factor,omitempty" jsonschema:"contributing factor slugs (see vocab)"`
-	Org       []string `json:"org,omitempty" jsonschema:"organization slugs (see vocab), e.g. kakao"`
-	Year      []string `json:"year,omitempty" jsonschema:"years of the incident, e.g. 2022"`
-	Lang      string   `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
-	Page      int      `json:"page,omitempty" jsonschema:"page of the results, from 1"`
-	PageSize  int      `json:"page_size,omitempty" jsonschema:"cases per page"`
+	Query    string `json:"query,omitempty" jsonschema:"a symptom, a sentence or a few words in Korean or English, e.g. 'DNS 장애' or 'certificate expired'; empty lists the filtered cases newest first"`
+	Lang     string `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
+	Page     int    `json:"page,omitempty" jsonschema:"page of the results, from 1"`
+	PageSize int    `json:"page_size,omitempty" jsonschema:"cases per page"`
+	// Filters are the arguments named after the kinds of catalog.FilterKinds ("cause": [...]):
+	// inputSchema declares them and UnmarshalJSON reads them.
+	Filters map[catalog.Kind][]string `json:"-"`
+}
+
+func (searchInput) hasFilters() {}
+
+// UnmarshalJSON reads the arguments, with a list of slugs under each filter kind's name.
+func (in *searchInput) UnmarshalJSON(b []byte) error {
+	type plain searchInput
+	if err := json.Unmarshal(b, (*plain)(in)); err != nil {
+		return err
+	}
+	var args map[string]json.RawMessage
+	if err := json.Unmarshal(b, &args); err != nil {
+		return err
+	}
+	in.Filters = map[catalog.Kind][]string{}
+	for _, kind := range catalog.FilterKinds {
+		if raw, ok := args[string(kind)]; ok && string(raw) != "null" {
+			var slugs []string
+			if err := json.Unmarshal(raw, &slugs); err != nil {
+				return fmt.Errorf("%s: expected a list of slugs", kind)
+			}
+			in.Filters[kind] = slugs
+		}
+	}
+	return nil
 }
 
 type incidentInput struct {
@@ -181,23 +206,23 @@ type incidentInput struct {
 }
 
 type listInput struct {
-	Kind     string `json:"kind" jsonschema:"the kind of value"`
-	Slug     string `json:"slug" jsonschema:"the value's slug, e.g. power-facility (see vocab)"`
-	Lang     string `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
-	Page     int    `json:"page,omitempty" jsonschema:"page of the results, from 1"`
-	PageSize int    `json:"page_size,omitempty" jsonschema:"cases per page"`
+	Kind     catalog.Kind `json:"kind" jsonschema:"the kind of value"`
+	Slug     string       `json:"slug" jsonschema:"the value's slug, e.g. power-facility (see vocab)"`
+	Lang     string       `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
+	Page     int          `json:"page,omitempty" jsonschema:"page of the results, from 1"`
+	PageSize int          `json:"page_size,omitempty" jsonschema:"cases per page"`
 }
 
 type topicInput struct {
-	Kind string `json:"kind" jsonschema:"the kind of value"`
-	Slug string `json:"slug" jsonschema:"the value's slug, e.g. power-facility (see vocab)"`
-	Lang string `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
+	Kind catalog.Kind `json:"kind" jsonschema:"the kind of value"`
+	Slug string       `json:"slug" jsonschema:"the value's slug, e.g. power-facility (see vocab)"`
+	Lang string       `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
 }
 
 type vocabInput struct {
-	Words string `json:"words,omitempty" jsonschema:"words in Korean or English naming a cause, symptom, component, factor or organization; empty lists everything"`
-	Kind  string `json:"kind,omitempty" jsonschema:"only values of this kind"`
-	Lang  string `json:"lang,omitempty" jsonschema:"language of labels and definitions: en or ko"`
+	Words string       `json:"words,omitempty" jsonschema:"words in Korean or English naming a cause, symptom, component, factor or organization; empty lists everything"`
+	Kind  catalog.Kind `json:"kind,omitempty" jsonschema:"only values of this kind"`
+	Lang  string       `json:"lang,omitempty" jsonschema:"language of labels and definitions: en or ko"`
 }
 
 // The tools. Each reads its arguments into a catalog.Filter or an id, asks the store, builds the
@@ -209,8 +234,7 @@ func (s *Server) toolSearchIncidents(ctx context.Context, req *mcp.CallToolReque
 	lang := cmp.Or(in.Lang, defaultAPILang)
 	ctx = s.toolLocale(ctx, lang)
 	f := catalog.Filter{Q: cleanQuery(in.Query), Page: cmp.Or(in.Page, 1), PageSize: cmp.Or(in.PageSize, mcpPageSize),
-		Values: map[string][]string{catalog.KindCause: in.Cause, catalog.KindSymptom: in.Symptom, catalog.KindComponent: in.Component,
-			catalog.KindFactor: in.Factor, catalog.KindOrg: in.Org, catalog.KindYear: in.Year}}
+		Values: in.Filters}
 	out, err := s.toolList(ctx, lang, f)
 	if err != nil {
 		return nil, model.ToolList{}, s.toolError(ctx, req, err)
@@ -222,7 +246,7 @@ func (s *Server) toolSearchIncidents(ctx context.Context, req *mcp.CallToolReque
 func (s *Server) toolListIncidents(ctx context.Context, req *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, model.ToolList, error) {
 	lang := cmp.Or(in.Lang, defaultAPILang)
 	ctx = s.toolLocale(ctx, lang)
-	f := catalog.Filter{Values: map[string][]string{in.Kind: {in.Slug}}, Sort: catalog.SortNewest,
+	f := catalog.Filter{Values: map[catalog.Kind][]string{in.Kind: {in.Slug}}, Sort: catalog.SortNewest,
 		Page: cmp.Or(in.Page, 1), PageSize: cmp.Or(in.PageSize, mcpPageSize)}
 	out, err := s.toolList(ctx, lang, f)
 	if err != nil {
@@ -243,7 +267,7 @@ func (s *Server) toolList(ctx context.Context, lang string, f catalog.Filter) (m
 	if err != nil {
 		return model.ToolList{}, err
 	}
-	out := model.ToolList{Lang: lang, Query: r.Filter.Q, Filters: map[string][]string{}, Sort: r.Filter.Sort, AnyWords: r.AnyWords,
+	out := model.ToolList{Lang: lang, Query: r.Filter.Q, Filters: map[catalog.Kind][]string{}, Sort: r.Filter.Sort, AnyWords: r.AnyWords,
 		Total: r.Total, Page: r.Filter.Page, PageSize: r.Filter.PageSize, Pages: r.Pages(),
 		URL: views.AbsURL(ctx, views.ListURL(lang, r.Filter)), Cases: cardsOf(ctx, lang, r.Cards, summaryStart), Suggestions: terms(r.Suggestions)}
 	for kind, slugs := range r.Filter.Values {
@@ -282,7 +306,7 @@ func (s *Server) toolGetTopic(ctx context.Context, req *mcp.CallToolRequest, in 
 		return nil, model.Topic{}, s.toolError(ctx, req, err)
 	}
 	out := model.Topic{Term: term(tp.Term), Definition: tp.Definition, Count: tp.Count, URL: views.AbsURL(ctx, views.TopicURL(lang, tp.Term)),
-		Related: map[string][]model.Facet{}, Years: []model.Year{}}
+		Related: map[catalog.Kind][]model.Facet{}, Years: []model.Year{}}
 	for kind, fs := range tp.Related {
 		out.Related[kind] = facets(fs)
 	}
@@ -299,7 +323,7 @@ func (s *Server) toolVocab(ctx context.Context, _ *mcp.CallToolRequest, in vocab
 	words := cleanQuery(in.Words)
 	kinds := toolKinds
 	if in.Kind != "" {
-		kinds = []string{in.Kind}
+		kinds = []catalog.Kind{in.Kind}
 	}
 	out := model.VocabList{Lang: lang, Words: clipValue(words), Values: []model.VocabValue{}}
 	for _, v := range s.cat.MatchVocab(lang, words, kinds) {

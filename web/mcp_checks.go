@@ -35,7 +35,7 @@ type checklistInput struct {
 func (s *Server) toolGetChecklist(ctx context.Context, req *mcp.CallToolRequest, in checklistInput) (*mcp.CallToolResult, model.Checklist, error) {
 	lang := cmp.Or(in.Lang, defaultAPILang)
 	ctx = s.toolLocale(ctx, lang)
-	q := url.Values{catalog.KindComponent: in.Component, catalog.KindFactor: in.Factor}
+	q := url.Values{string(catalog.KindComponent): in.Component, string(catalog.KindFactor): in.Factor}
 	comps, facts, selected, err := s.parseStack(q.Encode())
 	if err != nil {
 		return nil, model.Checklist{}, s.toolError(ctx, req, err)

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"incidentlib/internal/catalog"
+	"incidentlib/internal/model"
 )
 
 // inputSchema infers the schema of a tool's arguments and adds the bounds a tag cannot say. The
@@ -36,15 +39,53 @@ func inputSchema[In any]() *jsonschema.Schema {
 			p.Minimum, p.Maximum, p.Default = new(1.0), new(float64(maxPage)), []byte("1")
 		case "page_size":
 			p.Minimum, p.Maximum, p.Default = new(1.0), new(float64(mcpMaxPageSize)), []byte(strconv.Itoa(mcpPageSize))
-		case catalog.KindCause, catalog.KindSymptom, catalog.KindComponent, catalog.KindFactor, catalog.KindOrg, catalog.KindYear:
-			// a slice infers as ["null","array"]; clients such as the MCP Inspector then cannot
-			// send a list, and an absent list already means no filter
-			p.Type, p.Types = "array", nil
-			p.MaxItems = new(maxValues)
-			p.Items.MaxLength = new(mcpMaxSlugLen)
 		}
 	}
+	for name := range s.Properties {
+		if d := catalog.Kind(name).Def(); d.Kind != "" && s.Properties[name].Items != nil {
+			// a list of values, such as a checklist's components, described as its tag says
+			fs := filterSchema(d)
+			fs.Description = cmp.Or(s.Properties[name].Description, fs.Description)
+			s.Properties[name] = fs
+		}
+	}
+	if _, ok := any(*new(In)).(interface{ hasFilters() }); ok {
+		var names []string
+		for _, d := range catalog.Kinds {
+			s.Properties[string(d.Kind)] = filterSchema(d)
+			names = append(names, string(d.Kind))
+		}
+		s.PropertyOrder = slices.Insert(s.PropertyOrder, min(1, len(s.PropertyOrder)), names...)
+	}
 	return s
+}
+
+// caseSchema is the output schema of a case: the inferred one with the lists of values that
+// model.Case.MarshalJSON writes under each taxonomy kind's plural.
+func caseSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[model.Case](nil)
+	if err != nil {
+		panic(fmt.Sprintf("output schema of a case: %v", err)) // a programming error, found by every test
+	}
+	for _, kind := range catalog.VocabKinds {
+		list, _ := jsonschema.For[[]model.Term](nil)
+		list.Description = kind.Def().Noun + " values, the main one first"
+		s.Properties[kind.Plural()] = list
+		s.Required = append(s.Required, kind.Plural())
+	}
+	return s
+}
+
+// filterSchema is the argument that filters by a kind: a list of slugs. It is typed "array",
+// not ["null","array"], so that clients such as the MCP Inspector can send a list; an absent
+// list already means no filter.
+func filterSchema(d catalog.KindDef) *jsonschema.Schema {
+	desc := fmt.Sprintf("%s slugs, e.g. %s (see vocab)", d.Noun, d.Example)
+	if !d.Topic {
+		desc = fmt.Sprintf("%ss of the incident, e.g. %s", d.Noun, d.Example)
+	}
+	return &jsonschema.Schema{Type: "array", Description: desc, MaxItems: new(maxValues),
+		Items: &jsonschema.Schema{Type: "string", MaxLength: new(mcpMaxSlugLen)}}
 }
 
 // schemaError reads the SDK's message for arguments its schema refused, such as

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"incidentlib/internal/catalog"
 	"incidentlib/internal/model"
 	"net/http"
 	"net/http/httptest"
@@ -86,7 +87,7 @@ func caseIDs(l model.ToolList) []string {
 	return ids
 }
 
-func hasTerm(ts []model.Term, kind, slug string) bool {
+func hasTerm(ts []model.Term, kind catalog.Kind, slug string) bool {
 	return slices.ContainsFunc(ts, func(t model.Term) bool { return t.Kind == kind && t.Slug == slug })
 }
 
@@ -171,8 +172,8 @@ func TestMCPGetIncident(t *testing.T) {
 	if c.ID != "IL-0003" || c.Org.Slug != "kakao" || !strings.Contains(c.Text["en"].Title, "Kakao") || !strings.Contains(c.Text["ko"].Title, "카카오") {
 		t.Errorf("get_incident il-0003 = %s %v %q %q, want the Kakao case in both languages", c.ID, c.Org, c.Text["en"].Title, c.Text["ko"].Title)
 	}
-	if !hasTerm(c.Causes, "cause", "power-facility") || len(c.Sources) == 0 || c.Sources[0].URL == "" {
-		t.Errorf("get_incident IL-0003: causes %v, sources %v", c.Causes, c.Sources)
+	if causes := c.Tags[catalog.KindCause]; !hasTerm(causes, "cause", "power-facility") || len(c.Sources) == 0 || c.Sources[0].URL == "" {
+		t.Errorf("get_incident IL-0003: causes %v, sources %v", causes, c.Sources)
 	}
 	if len(c.Related) == 0 || len(c.Related[0].Reasons) == 0 || c.Related[0].Why == "" {
 		t.Errorf("get_incident IL-0003: related %+v, want cases with reasons", c.Related)
@@ -247,7 +248,7 @@ func TestMCPVocab(t *testing.T) {
 		text := call(t, cs, "vocab", map[string]any{"words": tt.words}, &v)
 		found := false
 		for _, x := range v.Values {
-			found = found || x.Kind == tt.kind && x.Slug == tt.slug
+			found = found || string(x.Kind) == tt.kind && x.Slug == tt.slug
 		}
 		if !found || !strings.Contains(text, tt.slug) {
 			t.Errorf("vocab %q = %v, want %s %s", tt.words, v.Values, tt.kind, tt.slug)

@@ -89,7 +89,10 @@ func (s *Server) caseOf(ctx context.Context, langs []string, id string) (model.C
 			out.Severity = &cs.Severity
 		}
 		out.TimeToDetect, out.TimeToResolve = cs.TimeToDetect, cs.TimeToResolve
-		out.Causes, out.Symptoms, out.Components, out.Factors = terms(cs.Causes), terms(cs.Symptoms), terms(cs.Components), terms(cs.Factors)
+		out.Tags = map[catalog.Kind][]model.Term{}
+		for _, kind := range catalog.VocabKinds {
+			out.Tags[kind] = terms(cs.Values(kind))
+		}
 		out.Sources = cs.Sources
 		out.Related = relatedOf(ctx, lang, cs.Related)
 		for _, l := range cs.Links {

@@ -63,14 +63,14 @@ func (s *Server) widen(c echo.Context, lang string, f catalog.Filter) ([]catalog
 	if f.Q != "" {
 		g := f
 		g.Q = ""
-		if err := try(catalog.Term{Kind: "q", Slug: f.Q, Label: f.Q}, g); err != nil {
+		if err := try(catalog.Term{Kind: catalog.KindWords, Slug: f.Q, Label: f.Q}, g); err != nil {
 			return nil, err
 		}
 	}
 	for _, kind := range catalog.FilterKinds {
 		for _, v := range f.Values[kind] {
 			g := f
-			g.Values = map[string][]string{}
+			g.Values = map[catalog.Kind][]string{}
 			for k, vs := range f.Values {
 				for _, x := range vs {
 					if k != kind || x != v {
@@ -110,11 +110,11 @@ func (s *Server) showCase(c echo.Context) error {
 	}
 	walk := catalog.Filter{}
 	if from := c.QueryParam("from"); strings.HasPrefix(from, views.TopicFromPrefix) {
-		kind, slug, _ := strings.Cut(strings.TrimPrefix(from, views.TopicFromPrefix), "/")
-		if kind != catalog.KindYear && s.cat.Known(kind, slug) {
+		k, slug, _ := strings.Cut(strings.TrimPrefix(from, views.TopicFromPrefix), "/")
+		if kind := catalog.Kind(k); kind.IsTopic() && s.cat.Known(kind, slug) {
 			t := s.cat.Term(c.Param("lang"), kind, slug)
 			v.FromTopic, v.FromQuery = &t, from
-			walk = catalog.Filter{Values: map[string][]string{kind: {slug}}}
+			walk = catalog.Filter{Values: map[catalog.Kind][]string{kind: {slug}}}
 		}
 	} else if from != "" {
 		if f, err := s.parseFilter(from, catalog.DefaultPageSize); err == nil {
@@ -232,7 +232,7 @@ func (s *Server) showStats(c echo.Context) error {
 	return render(c, http.StatusOK, views.StatsPage(st))
 }
 
-func filterOf(kind, slug, want string) []string {
+func filterOf(kind catalog.Kind, slug string, want catalog.Kind) []string {
 	if kind == want {
 		return []string{slug}
 	}

@@ -207,7 +207,7 @@ func TestRedirectsByCookieThenAcceptLanguage(t *testing.T) {
 
 var rawID = regexp.MustCompile(`\b(list|case|nav|error|graph|topic|search|pager|kind|kinds|sort|source|severity|reason|footer|site|feed)\.[a-z_]+\b`)
 
-// No page shows a raw message id, in either language.
+// No page shows a raw message id or a class templ could not write, in either language.
 func TestNoRawMessageIDs(t *testing.T) {
 	s := newTestServer(t)
 	for _, lang := range []string{"ko", "en"} {
@@ -222,6 +222,10 @@ func TestNoRawMessageIDs(t *testing.T) {
 			})
 			if m := rawID.FindString(text); m != "" {
 				t.Errorf("/%s%s shows the raw message id %q", lang, p, m)
+			}
+			// templ writes this class for a value it cannot use as one, such as a typed string
+			if strings.Contains(r.body, "templ-css-class-unknown-type") {
+				t.Errorf("/%s%s has a class templ could not write", lang, p)
 			}
 		}
 	}

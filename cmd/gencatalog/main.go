@@ -80,7 +80,7 @@ func load(dir string) (*build.Data, error) {
 	known := map[string]bool{}
 	for _, kind := range catalog.VocabKinds {
 		for _, v := range d.Taxonomy.Kind(kind) {
-			known[kind+"/"+v.Slug] = true
+			known[string(kind)+"/"+v.Slug] = true
 		}
 	}
 	for _, o := range d.Orgs {
@@ -93,12 +93,11 @@ func load(dir string) (*build.Data, error) {
 		if decode(f, c) != nil || !known["org/"+c.Org] || c.EN.Title == "" || c.KO.Title == "" {
 			continue
 		}
-		keep := func(kind string, slugs []string) []string {
-			return slices.DeleteFunc(slugs, func(s string) bool { return !known[kind+"/"+s] })
+		c.ReadTags()
+		for kind, slugs := range c.Tags {
+			c.Tags[kind] = slices.DeleteFunc(slugs, func(s string) bool { return !known[string(kind)+"/"+s] })
 		}
-		c.Causes, c.Symptoms = keep("cause", c.Causes), keep("symptom", c.Symptoms)
-		c.Components, c.Factors = keep("component", c.Components), keep("factor", c.Factors)
-		if len(c.Causes) > 0 && len(c.Components) > 0 {
+		if len(c.Tags[catalog.KindCause]) > 0 && len(c.Tags[catalog.KindComponent]) > 0 {
 			d.Cases = append(d.Cases, c)
 		}
 	}
@@ -183,14 +182,14 @@ func generate(real *build.Data, n int, seed uint64) *build.Data {
 		}
 	}
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
-	vocab := map[string][]string{}
+	vocab := map[catalog.Kind][]string{}
 	for _, kind := range catalog.VocabKinds {
 		for _, v := range real.Taxonomy.Kind(kind) {
 			vocab[kind] = append(vocab[kind], v.Slug)
 		}
 	}
 	// mutate copies a case's tags of one kind and, now and then, swaps one for another value.
-	mutate := func(kind string, slugs []string) []string {
+	mutate := func(kind catalog.Kind, slugs []string) []string {
 		out := append([]string(nil), slugs...)
 		if len(vocab[kind]) == 0 || rng.Float64() >= 0.3 {
 			return out
@@ -209,13 +208,13 @@ func generate(real *build.Data, n int, seed uint64) *build.Data {
 	for k := 1; k <= n; k++ {
 		base := real.Cases[rng.IntN(len(real.Cases))]
 		c := &build.Case{
-			ID:         fmt.Sprintf("IL-%04d", k),
-			Org:        base.Org,
-			Causes:     mutate("cause", base.Causes),
-			Symptoms:   mutate("symptom", base.Symptoms),
-			Components: mutate("component", base.Components),
-			Factors:    mutate("factor", base.Factors),
-			Severity:   base.Severity,
+			ID:       fmt.Sprintf("IL-%04d", k),
+			Org:      base.Org,
+			Tags:     map[catalog.Kind][]string{},
+			Severity: base.Severity,
+		}
+		for _, kind := range catalog.VocabKinds {
+			c.Tags[kind] = mutate(kind, base.Tags[kind])
 		}
 		if rng.Float64() < 0.5 {
 			c.Org = real.Orgs[rng.IntN(len(real.Orgs))].Slug

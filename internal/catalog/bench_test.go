@@ -48,12 +48,13 @@ func benchFilter(b *testing.B, s *catalog.Store) catalog.Filter {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if len(c.Causes) == 0 || len(c.Components) == 0 {
+	causes, comps := c.Values(catalog.KindCause), c.Values(catalog.KindComponent)
+	if len(causes) == 0 || len(comps) == 0 {
 		b.Fatalf("%s has no cause or no component", benchCase)
 	}
-	return catalog.Filter{Values: map[string][]string{
-		catalog.KindCause:     {c.Causes[0].Slug},
-		catalog.KindComponent: {c.Components[0].Slug},
+	return catalog.Filter{Values: map[catalog.Kind][]string{
+		catalog.KindCause:     {causes[0].Slug},
+		catalog.KindComponent: {comps[0].Slug},
 	}}
 }
 

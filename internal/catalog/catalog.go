@@ -10,27 +10,6 @@ import (
 // ErrNotFound reports that an id or slug names nothing in the catalog.
 var ErrNotFound = errors.New("not found")
 
-// Kinds of vocabulary, in the order pages show them. Org and year filter like vocabulary kinds
-// but are not part of the taxonomy.
-const (
-	KindCause     = "cause"
-	KindSymptom   = "symptom"
-	KindComponent = "component"
-	KindFactor    = "factor"
-	KindOrg       = "org"
-	KindYear      = "year"
-)
-
-// TopicKinds are the kinds that have a page of their own: the taxonomy kinds and
-// organizations.
-var TopicKinds = []string{KindCause, KindSymptom, KindComponent, KindFactor, KindOrg}
-
-// VocabKinds are the taxonomy kinds.
-var VocabKinds = []string{KindCause, KindSymptom, KindComponent, KindFactor}
-
-// FilterKinds are every kind a listing can filter by, in display order.
-var FilterKinds = []string{KindCause, KindSymptom, KindComponent, KindFactor, KindOrg, KindYear}
-
 // Langs are the languages every case is written in and the site speaks, the first the default
 // of the site. This list is the only one: the build, the locales, the web server and the views
 // all range over it.
@@ -56,7 +35,7 @@ func OtherLang(lang string) string {
 
 // Term is one value of a kind (a cause, an organization, a year) with its label in one language.
 type Term struct {
-	Kind  string
+	Kind  Kind
 	Slug  string
 	Label string
 }
@@ -104,10 +83,7 @@ type Case struct {
 	Severity      string // critical, major, minor or empty
 	TimeToDetect  *int   // minutes; nil when unknown
 	TimeToResolve *int   // minutes; nil when unknown
-	Causes        []Term
-	Symptoms      []Term
-	Components    []Term
-	Factors       []Term
+	Tags          []Term // values of the taxonomy kinds, in the order of Kinds, each kind in the author's order
 	Sources       []Source
 	Text          Text
 	Timeline      []Event // in time order; empty when the source gives no times
@@ -155,4 +131,15 @@ type VocabEntry struct {
 	Definition string
 	Aliases    []string
 	Count      int
+}
+
+// Values are the case's values of one kind, in the author's order; the first is the main one.
+func (c Case) Values(kind Kind) []Term {
+	var out []Term
+	for _, t := range c.Tags {
+		if t.Kind == kind {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -8,9 +8,6 @@ import (
 	"time"
 )
 
-// KindCheck is the kind of a check's Term.
-const KindCheck = "check"
-
 // MinSupport is how many cases must support a check before it is shown.
 const MinSupport = 2
 

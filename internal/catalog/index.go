@@ -16,19 +16,22 @@ import (
 
 // index is the in-memory form of the tags table.
 type index struct {
-	order   []int32          // case numbers, newest first (date DESC, num DESC)
-	posOf   map[int32]int32  // case number -> position in order
-	dates   []string         // by position
-	resolve []int32          // by position: time to resolve in minutes, -1 when unknown
-	tags    [][]uint16       // by position: term ids, in display order
-	byTerm  [][]int32        // term id -> positions, ascending
-	terms   []termKey        // term id -> kind and slug
-	kinds   []uint8          // term id -> kindRank of its kind
-	idOf    map[termKey]int  // kind and slug -> term id
-	kindOf  map[string][]int // kind -> term ids
+	order   []int32         // case numbers, newest first (date DESC, num DESC)
+	posOf   map[int32]int32 // case number -> position in order
+	dates   []string        // by position
+	resolve []int32         // by position: time to resolve in minutes, -1 when unknown
+	tags    [][]uint16      // by position: term ids, in display order
+	byTerm  [][]int32       // term id -> positions, ascending
+	terms   []termKey       // term id -> kind and slug
+	kinds   []uint8         // term id -> kindRank of its kind
+	idOf    map[termKey]int // kind and slug -> term id
+	kindOf  map[Kind][]int  // kind -> term ids
 }
 
-type termKey struct{ kind, slug string }
+type termKey struct {
+	kind Kind
+	slug string
+}
 
 // bitset is a set of positions.
 type bitset []uint64
@@ -67,11 +70,18 @@ func (b bitset) each(fn func(int32) bool) {
 	}
 }
 
-var kindRank = map[string]int{KindCause: 0, KindSymptom: 1, KindComponent: 2, KindFactor: 3, KindOrg: 4, KindYear: 5}
+// kindRank is a kind's place in Kinds.
+var kindRank = func() map[Kind]int {
+	m := map[Kind]int{}
+	for i, d := range Kinds {
+		m[d.Kind] = i
+	}
+	return m
+}()
 
 // loadIndex reads the tags of every case.
 func loadIndex(ctx context.Context, s *Store) (*index, error) {
-	ix := &index{posOf: map[int32]int32{}, idOf: map[termKey]int{}, kindOf: map[string][]int{}}
+	ix := &index{posOf: map[int32]int32{}, idOf: map[termKey]int{}, kindOf: map[Kind][]int{}}
 	rows, err := s.db.QueryContext(ctx, `SELECT num, date, coalesce(time_to_resolve, -1) FROM cases ORDER BY date DESC, num DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("index cases: %w", err)
@@ -100,7 +110,8 @@ func loadIndex(ctx context.Context, s *Store) (*index, error) {
 		term int
 	}
 	var all []tagRow
-	var kind, slug string
+	var kind Kind
+	var slug string
 	var num int32
 	var tagPos int
 	order := map[[2]int32]int{} // display order of a case's tags within a kind
@@ -169,7 +180,7 @@ func (ix *index) all() bitset {
 }
 
 // kindSet is the set of cases carrying any of the values of one kind.
-func (ix *index) kindSet(kind string, slugs []string) bitset {
+func (ix *index) kindSet(kind Kind, slugs []string) bitset {
 	b := newBitset(len(ix.order))
 	for _, slug := range slugs {
 		if id, ok := ix.idOf[termKey{kind, slug}]; ok {
@@ -193,7 +204,7 @@ func (ix *index) matchSet(nums []int32) bitset {
 }
 
 // count tallies the terms of the given kinds over a set of cases.
-func (ix *index) count(set bitset, kinds map[string]bool) map[int]int {
+func (ix *index) count(set bitset, kinds map[Kind]bool) map[int]int {
 	var want [8]bool
 	for k := range kinds {
 		want[kindRank[k]] = true

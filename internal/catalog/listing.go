@@ -29,9 +29,9 @@ const (
 // Filter is what a listing asks for. Values within a kind are OR, kinds are AND.
 type Filter struct {
 	Q        string
-	Values   map[string][]string // kind -> slugs, for the kinds in FilterKinds
-	Sort     string              // SortNewest, SortOldest, SortRelevance; empty picks the default
-	Page     int                 // from 1
+	Values   map[Kind][]string // kind -> slugs, for the kinds in FilterKinds
+	Sort     string            // SortNewest, SortOldest, SortRelevance; empty picks the default
+	Page     int               // from 1
 	PageSize int
 	Group    string // a page option: "cause" shows the page's cases under their main cause
 	// Words is Q parsed, set by Cases so that the links of a page do not parse it again; nil
@@ -48,7 +48,7 @@ func (f Filter) HasWords() bool {
 }
 
 // Has reports whether the filter selects slug of kind.
-func (f Filter) Has(kind, slug string) bool {
+func (f Filter) Has(kind Kind, slug string) bool {
 	for _, v := range f.Values[kind] {
 		if v == slug {
 			return true
@@ -92,17 +92,17 @@ type Result struct {
 	AnyWords    bool // no case had every word; the list holds cases with any of them
 	Total       int
 	Cards       []Card
-	Facets      map[string][]Facet // kind -> values with counts under the other kinds' filters
-	Spread      map[string][]Facet // kind -> values with counts in this result set, most first
-	Links       []Link             // co-occurrences of values in this result set, for its graph
-	Suggestions []Term             // vocabulary values named by the search words, not yet applied
-	Dropped     []Dropped          // values the request named that do not exist, left out
-	Widen       []Facet            // with no result: each applied value, with the count without it
+	Facets      map[Kind][]Facet // kind -> values with counts under the other kinds' filters
+	Spread      map[Kind][]Facet // kind -> values with counts in this result set, most first
+	Links       []Link           // co-occurrences of values in this result set, for its graph
+	Suggestions []Term           // vocabulary values named by the search words, not yet applied
+	Dropped     []Dropped        // values the request named that do not exist, left out
+	Widen       []Facet          // with no result: each applied value, with the count without it
 }
 
 // Dropped is a filter value that names nothing, with the values closest to it.
 type Dropped struct {
-	Kind    string
+	Kind    Kind
 	Value   string
 	Closest []Term
 }
@@ -135,15 +135,15 @@ const minAllWords = 5
 // selection is the set of cases a filter selects, with what the listing needs to order it.
 type selection struct {
 	ix     *index
-	kinds  map[string]bitset // kind -> cases carrying any of the filter's values of that kind
-	match  bitset            // cases matching the search words; nil without words
-	all    bitset            // every case
-	result bitset            // the intersection of all the above
-	ranked []int32           // with search words: matching case numbers, best first
+	kinds  map[Kind]bitset // kind -> cases carrying any of the filter's values of that kind
+	match  bitset          // cases matching the search words; nil without words
+	all    bitset          // every case
+	result bitset          // the intersection of all the above
+	ranked []int32         // with search words: matching case numbers, best first
 }
 
 // setExcept is the selection without one kind's filter (for that kind's facet counts).
-func (sel *selection) setExcept(skip string) (bitset, bool) {
+func (sel *selection) setExcept(skip Kind) (bitset, bool) {
 	b := sel.all.clone()
 	narrowed := false
 	for kind, set := range sel.kinds {
@@ -166,7 +166,7 @@ func (s *Store) selectCases(ctx context.Context, f Filter, words []QueryWord, so
 	if err != nil {
 		return nil, false, err
 	}
-	sel := &selection{ix: ix, kinds: map[string]bitset{}, all: ix.all()}
+	sel := &selection{ix: ix, kinds: map[Kind]bitset{}, all: ix.all()}
 	for _, kind := range FilterKinds {
 		if vals := f.Values[kind]; len(vals) > 0 {
 			sel.kinds[kind] = ix.kindSet(kind, vals)
@@ -406,11 +406,11 @@ func (s *Store) cards(ctx context.Context, lang string, ix *index, nums []int32,
 
 // facets counts, for every kind, the cases each value would give together with the filters of
 // the other kinds. Values with no case are kept (count 0) when they are applied.
-func (s *Store) facets(lang string, f Filter, sel *selection) map[string][]Facet {
-	out := map[string][]Facet{}
+func (s *Store) facets(lang string, f Filter, sel *selection) map[Kind][]Facet {
+	out := map[Kind][]Facet{}
 	var shared map[int]int // without any filter value every kind is counted over the same set
 	if len(sel.kinds) == 0 && sel.match != nil {
-		all := map[string]bool{}
+		all := map[Kind]bool{}
 		for _, k := range FilterKinds {
 			all[k] = true
 		}
@@ -428,7 +428,7 @@ func (s *Store) facets(lang string, f Filter, sel *selection) map[string][]Facet
 				counts[sel.ix.terms[id].slug] = len(sel.ix.byTerm[id])
 			}
 		default:
-			for id, n := range sel.ix.count(set, map[string]bool{kind: true}) {
+			for id, n := range sel.ix.count(set, map[Kind]bool{kind: true}) {
 				counts[sel.ix.terms[id].slug] = n
 			}
 		}
@@ -441,12 +441,18 @@ func (s *Store) facets(lang string, f Filter, sel *selection) map[string][]Facet
 	return out
 }
 
-var vocabKindSet = map[string]bool{KindCause: true, KindSymptom: true, KindComponent: true, KindFactor: true}
+var vocabKindSet = func() map[Kind]bool {
+	m := map[Kind]bool{}
+	for _, k := range VocabKinds {
+		m[k] = true
+	}
+	return m
+}()
 
 // spread counts the vocabulary values inside a set of cases, and how often two values occur in
 // the same case, for the summary and the small graph of the set.
-func (s *Store) spread(lang string, ix *index, set bitset) (map[string][]Facet, []Link) {
-	out := map[string][]Facet{}
+func (s *Store) spread(lang string, ix *index, set bitset) (map[Kind][]Facet, []Link) {
+	out := map[Kind][]Facet{}
 	for id, n := range ix.count(set, vocabKindSet) {
 		k := ix.terms[id]
 		out[k.kind] = append(out[k.kind], Facet{Term: s.Term(lang, k.kind, k.slug), Count: n})
@@ -496,9 +502,9 @@ func (s *Store) Suggest(lang, q string, applied Filter) []Term {
 	}
 	stemmed := " " + strings.Join(stems, " ") + " "
 	var out []Term
-	for _, kind := range append(append([]string{}, VocabKinds...), KindOrg) {
+	for _, kind := range TopicKinds {
 		for _, slug := range s.order[kind] {
-			t := s.terms[kind+"/"+slug]
+			t := s.terms[termKey{kind, slug}]
 			if applied.Has(kind, slug) || !t.hasCases {
 				continue
 			}
@@ -542,9 +548,9 @@ type Topic struct {
 	Term
 	Definition string
 	Count      int
-	Related    map[string][]Facet // kind -> values co-occurring in the topic's cases, most first
-	Years      []YearCount        // cases per year, oldest first, every year in the range
-	Cards      []Card             // one page, newest first
+	Related    map[Kind][]Facet // kind -> values co-occurring in the topic's cases, most first
+	Years      []YearCount      // cases per year, oldest first, every year in the range
+	Cards      []Card           // one page, newest first
 	Page       int
 	PageSize   int
 	Links      []Link
@@ -559,13 +565,13 @@ const MaxTopicCards = 100
 
 // Topic returns a value of a kind (cause, symptom, component, factor, org) with its newest
 // MaxTopicCards cases.
-func (s *Store) Topic(ctx context.Context, lang, kind, slug string) (Topic, error) {
+func (s *Store) Topic(ctx context.Context, lang string, kind Kind, slug string) (Topic, error) {
 	return s.TopicPage(ctx, lang, kind, slug, 1, MaxTopicCards)
 }
 
 // TopicPage returns a value of a kind with one page of its cases, newest first. A page past
 // the end has no cards.
-func (s *Store) TopicPage(ctx context.Context, lang, kind, slug string, page, size int) (Topic, error) {
+func (s *Store) TopicPage(ctx context.Context, lang string, kind Kind, slug string, page, size int) (Topic, error) {
 	if kind == KindYear || !s.Known(kind, slug) {
 		return Topic{}, fmt.Errorf("%s %q: %w", kind, slug, ErrNotFound)
 	}
@@ -573,7 +579,7 @@ func (s *Store) TopicPage(ctx context.Context, lang, kind, slug string, page, si
 	if err != nil {
 		return Topic{}, err
 	}
-	t := Topic{Term: s.Term(lang, kind, slug), Definition: s.Definition(lang, kind, slug), Related: map[string][]Facet{}, Page: max(page, 1), PageSize: size}
+	t := Topic{Term: s.Term(lang, kind, slug), Definition: s.Definition(lang, kind, slug), Related: map[Kind][]Facet{}, Page: max(page, 1), PageSize: size}
 	set := ix.kindSet(kind, []string{slug})
 	t.Count = set.count()
 	var nums []int32
@@ -607,7 +613,7 @@ func (s *Store) TopicPage(ctx context.Context, lang, kind, slug string, page, si
 		}
 	}
 	if kind != KindOrg {
-		for id, n := range ix.count(set, map[string]bool{KindOrg: true}) {
+		for id, n := range ix.count(set, map[Kind]bool{KindOrg: true}) {
 			t.Related[KindOrg] = append(t.Related[KindOrg], Facet{Term: s.Term(lang, KindOrg, ix.terms[id].slug), Count: n})
 		}
 		orgs := t.Related[KindOrg]
@@ -640,7 +646,7 @@ func (s *Store) TopicPage(ctx context.Context, lang, kind, slug string, page, si
 }
 
 // Graph returns the values of the cases a filter selects and how often they occur together.
-func (s *Store) Graph(ctx context.Context, lang string, f Filter) (map[string][]Facet, []Link, int, error) {
+func (s *Store) Graph(ctx context.Context, lang string, f Filter) (map[Kind][]Facet, []Link, int, error) {
 	sel, _, err := s.selectCases(ctx, f, ParseQuery(f.Q), SortNewest)
 	if err != nil {
 		return nil, nil, 0, err
@@ -651,7 +657,7 @@ func (s *Store) Graph(ctx context.Context, lang string, f Filter) (map[string][]
 
 // Closest returns up to n values of kind whose slug or label (in either language) is nearest
 // to what was typed, for "did you mean": the nearest first, only those within a few edits.
-func (s *Store) Closest(lang, kind, typed string, n int) []Term {
+func (s *Store) Closest(lang string, kind Kind, typed string, n int) []Term {
 	typed = strings.ToLower(strings.TrimSpace(typed))
 	if typed == "" {
 		return nil
@@ -684,7 +690,7 @@ func (s *Store) Closest(lang, kind, typed string, n int) []Term {
 		}
 	} else {
 		for _, slug := range s.order[kind] {
-			t := s.terms[kind+"/"+slug]
+			t := s.terms[termKey{kind, slug}]
 			if kind == KindOrg && !t.hasCases {
 				continue
 			}
@@ -812,21 +818,21 @@ func (s *Store) Around(ctx context.Context, lang string, f Filter, id string) (p
 // MatchVocab finds the values of the given kinds that words name, in vocabulary order: by a
 // whole label or alias, as Suggest finds them, or by the beginning of a word of a label, alias
 // or slug in either language. Without words it lists every value.
-func (s *Store) MatchVocab(lang, words string, kinds []string) []VocabEntry {
+func (s *Store) MatchVocab(lang, words string, kinds []Kind) []VocabEntry {
 	other := "ko"
 	if lang == "ko" {
 		other = "en"
 	}
-	named := map[string]bool{}
+	named := map[termKey]bool{}
 	for _, v := range s.Suggest(lang, words, Filter{}) {
-		named[v.Kind+"/"+v.Slug] = true
+		named[termKey{v.Kind, v.Slug}] = true
 	}
 	query := ParseQuery(words)
 	vocab := s.Vocab(lang)
 	var out []VocabEntry
 	for _, kind := range kinds {
 		for _, v := range vocab[kind] {
-			key := kind + "/" + v.Slug
+			key := termKey{kind, v.Slug}
 			names := append([]string{v.Label, s.terms[key].label[li(other)], strings.ReplaceAll(v.Slug, "-", " ")}, v.Aliases...)
 			if words == "" || named[key] || beginsWord(query, names) {
 				out = append(out, v)

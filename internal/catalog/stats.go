@@ -45,10 +45,11 @@ func (s *Store) computeStats(ctx context.Context, lang string) (Stats, error) {
 		return Stats{}, fmt.Errorf("stats: %w", err)
 	}
 	defer rows.Close()
-	groups := map[string]map[string]*Spread{KindCause: {}, KindComponent: {}}
-	st := Stats{All: Spread{Term: Term{Kind: "all"}}}
+	groups := map[Kind]map[string]*Spread{KindCause: {}, KindComponent: {}}
+	st := Stats{All: Spread{Term: Term{Kind: KindAll}}}
 	for rows.Next() {
-		var kind, slug string
+		var kind Kind
+		var slug string
 		var ttd, ttr sql.NullInt64
 		if err := rows.Scan(&kind, &slug, &ttd, &ttr); err != nil {
 			return Stats{}, err
@@ -79,7 +80,7 @@ func (s *Store) computeStats(ctx context.Context, lang string) (Stats, error) {
 		return Stats{}, err
 	}
 	sortSpread(&st.All)
-	for kind, out := range map[string]*[]Spread{KindCause: &st.ByCause, KindComponent: &st.ByComponent} {
+	for kind, out := range map[Kind]*[]Spread{KindCause: &st.ByCause, KindComponent: &st.ByComponent} {
 		for _, slug := range s.order[kind] {
 			if g := groups[kind][slug]; g != nil && len(g.Detect)+len(g.Resolve) > 0 {
 				sortSpread(g)
@@ -91,7 +92,7 @@ func (s *Store) computeStats(ctx context.Context, lang string) (Stats, error) {
 }
 
 // TopicSpread is the spread of a value's cases (any case carrying it, not only as main value).
-func (s *Store) TopicSpread(ctx context.Context, lang, kind, slug string) (Spread, error) {
+func (s *Store) TopicSpread(ctx context.Context, lang string, kind Kind, slug string) (Spread, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT c.time_to_detect, c.time_to_resolve FROM tags t JOIN cases c ON c.num = t.num
 		WHERE t.kind = ? AND t.slug = ?`, kind, slug)
 	if err != nil {

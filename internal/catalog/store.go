@@ -20,8 +20,8 @@ import (
 type Store struct {
 	db     *sql.DB
 	close  func() error
-	terms  map[string]termRow // kind/slug -> labels, loaded once: the vocabulary is small
-	order  map[string][]string
+	terms  map[termKey]termRow // kind and slug -> labels, loaded once: the vocabulary is small
+	order  map[Kind][]string
 	years  []string // years with cases, newest first
 	total  int
 	checks []checkRow    // checks with enough supporting cases, in their defined order
@@ -31,7 +31,8 @@ type Store struct {
 }
 
 type termRow struct {
-	kind, slug    string
+	kind          Kind
+	slug          string
 	label, def    [2]string // en, ko
 	aliases       []string
 	country       string
@@ -80,7 +81,7 @@ func newStore(db *sql.DB, closeFn func() error) (*Store, error) {
 	db.SetMaxOpenConns(MaxConns)
 	db.SetMaxIdleConns(MaxConns) // keep them: a closed connection loses its page cache
 	db.SetConnMaxLifetime(0)
-	s := &Store{db: db, close: closeFn, terms: map[string]termRow{}, order: map[string][]string{}, ixDone: make(chan struct{})}
+	s := &Store{db: db, close: closeFn, terms: map[termKey]termRow{}, order: map[Kind][]string{}, ixDone: make(chan struct{})}
 	if err := s.load(context.Background()); err != nil {
 		closeFn()
 		return nil, fmt.Errorf("open catalog: %w", err)
@@ -115,7 +116,7 @@ func (s *Store) load(ctx context.Context) error {
 		}
 		json.Unmarshal([]byte(aliases), &t.aliases)
 		t.hasCases = t.casesForTopic > 0
-		s.terms[t.kind+"/"+t.slug] = t
+		s.terms[termKey{t.kind, t.slug}] = t
 		s.order[t.kind] = append(s.order[t.kind], t.slug)
 	}
 	if err := rows.Err(); err != nil {
@@ -141,7 +142,7 @@ func (s *Store) load(ctx context.Context) error {
 
 // Known reports whether slug is a value of kind (a vocabulary value, an organization or a year
 // with cases).
-func (s *Store) Known(kind, slug string) bool {
+func (s *Store) Known(kind Kind, slug string) bool {
 	if kind == KindYear {
 		for _, y := range s.years {
 			if y == slug {
@@ -150,24 +151,24 @@ func (s *Store) Known(kind, slug string) bool {
 		}
 		return false
 	}
-	_, ok := s.terms[kind+"/"+slug]
+	_, ok := s.terms[termKey{kind, slug}]
 	return ok
 }
 
 // Term returns the label of a value in lang. Unknown values keep their slug as label.
-func (s *Store) Term(lang, kind, slug string) Term {
-	if t, ok := s.terms[kind+"/"+slug]; ok {
+func (s *Store) Term(lang string, kind Kind, slug string) Term {
+	if t, ok := s.terms[termKey{kind, slug}]; ok {
 		return Term{Kind: kind, Slug: slug, Label: t.label[li(lang)]}
 	}
 	return Term{Kind: kind, Slug: slug, Label: slug}
 }
 
 // Country is an organization's ISO 3166 two-letter country code, or "".
-func (s *Store) Country(org string) string { return s.terms[KindOrg+"/"+org].country }
+func (s *Store) Country(org string) string { return s.terms[termKey{KindOrg, org}].country }
 
 // Values lists the values of a kind in their defined order (years newest first), with labels.
 // Organizations without cases are left out.
-func (s *Store) Values(lang, kind string) []Term {
+func (s *Store) Values(lang string, kind Kind) []Term {
 	var out []Term
 	if kind == KindYear {
 		for _, y := range s.years {
@@ -176,7 +177,7 @@ func (s *Store) Values(lang, kind string) []Term {
 		return out
 	}
 	for _, slug := range s.order[kind] {
-		if kind == KindOrg && !s.terms[kind+"/"+slug].hasCases {
+		if kind == KindOrg && !s.terms[termKey{kind, slug}].hasCases {
 			continue
 		}
 		out = append(out, s.Term(lang, kind, slug))
@@ -188,11 +189,11 @@ func (s *Store) Values(lang, kind string) []Term {
 }
 
 // Vocab lists every value of the taxonomy kinds and organizations with definition and count.
-func (s *Store) Vocab(lang string) map[string][]VocabEntry {
-	out := map[string][]VocabEntry{}
-	for _, kind := range append(append([]string{}, VocabKinds...), KindOrg) {
+func (s *Store) Vocab(lang string) map[Kind][]VocabEntry {
+	out := map[Kind][]VocabEntry{}
+	for _, kind := range TopicKinds {
 		for _, t := range s.Values(lang, kind) {
-			r := s.terms[kind+"/"+t.Slug]
+			r := s.terms[termKey{kind, t.Slug}]
 			out[kind] = append(out[kind], VocabEntry{Term: t, Definition: r.def[li(lang)], Aliases: r.aliases, Count: r.casesForTopic})
 		}
 	}
@@ -200,8 +201,8 @@ func (s *Store) Vocab(lang string) map[string][]VocabEntry {
 }
 
 // Definition returns a value's one-line definition in lang.
-func (s *Store) Definition(lang, kind, slug string) string {
-	return s.terms[kind+"/"+slug].def[li(lang)]
+func (s *Store) Definition(lang string, kind Kind, slug string) string {
+	return s.terms[termKey{kind, slug}].def[li(lang)]
 }
 
 // Case returns one case in lang, with its related cases.
@@ -245,18 +246,7 @@ func (s *Store) Case(ctx context.Context, lang, id string) (Case, error) {
 	if err != nil {
 		return Case{}, err
 	}
-	for _, t := range tags[num] {
-		switch t.Kind {
-		case KindCause:
-			c.Causes = append(c.Causes, t)
-		case KindSymptom:
-			c.Symptoms = append(c.Symptoms, t)
-		case KindComponent:
-			c.Components = append(c.Components, t)
-		case KindFactor:
-			c.Factors = append(c.Factors, t)
-		}
-	}
+	c.Tags = tags[num]
 	if c.Sources, err = s.sources(ctx, num); err != nil {
 		return Case{}, err
 	}
@@ -299,10 +289,13 @@ func (s *Store) related(ctx context.Context, lang string, num int) ([]Related, e
 			return nil, err
 		}
 		r.Org = s.Term(lang, KindOrg, org)
-		var rs []struct{ Kind, Slug string }
+		var rs []struct {
+			Kind Kind
+			Slug string
+		}
 		json.Unmarshal([]byte(reasons), &rs)
 		for _, x := range rs {
-			if x.Kind == "text" || x.Kind == "date" {
+			if x.Kind == KindText || x.Kind == KindDate {
 				r.Reasons = append(r.Reasons, Term{Kind: x.Kind})
 				continue
 			}
@@ -326,8 +319,8 @@ func (s *Store) Similar(ctx context.Context, lang, id string) ([]Related, error)
 	return s.related(ctx, lang, num)
 }
 
-// tagsOf returns the vocabulary tags of cases in display order (causes, symptoms, components,
-// factors; each in the author's order).
+// tagsOf returns the taxonomy tags of cases in display order: by kind in the order of Kinds,
+// each kind in the author's order.
 func (s *Store) tagsOf(ctx context.Context, lang string, nums []int) (map[int][]Term, error) {
 	out := map[int][]Term{}
 	if len(nums) == 0 {
@@ -338,19 +331,24 @@ func (s *Store) tagsOf(ctx context.Context, lang string, nums []int) (map[int][]
 		args[i] = n
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT num, kind, slug FROM tags WHERE num IN (`+placeholders(len(nums))+`)
-		AND kind IN ('cause', 'symptom', 'component', 'factor')
-		ORDER BY num, CASE kind WHEN 'cause' THEN 0 WHEN 'symptom' THEN 1 WHEN 'component' THEN 2 ELSE 3 END, pos`, args...)
+		ORDER BY num, pos`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("tags: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var num int
-		var kind, slug string
+		var kind Kind
+		var slug string
 		if err := rows.Scan(&num, &kind, &slug); err != nil {
 			return nil, err
 		}
-		out[num] = append(out[num], s.Term(lang, kind, slug))
+		if vocabKindSet[kind] {
+			out[num] = append(out[num], s.Term(lang, kind, slug))
+		}
+	}
+	for _, ts := range out {
+		sort.SliceStable(ts, func(i, j int) bool { return kindRank[ts[i].Kind] < kindRank[ts[j].Kind] })
 	}
 	return out, rows.Err()
 }
@@ -425,7 +423,7 @@ type IndexEntry struct {
 // Index lists every value of a kind that has cases, with its count, definition (vocabulary
 // kinds) and country (organizations), in the kind's defined order (years newest first). The
 // page sorts them for its language.
-func (s *Store) Index(ctx context.Context, lang, kind string) ([]IndexEntry, error) {
+func (s *Store) Index(ctx context.Context, lang string, kind Kind) ([]IndexEntry, error) {
 	var out []IndexEntry
 	if kind == KindYear {
 		rows, err := s.db.QueryContext(ctx, `SELECT year, count(*) FROM cases GROUP BY year ORDER BY year DESC`)
@@ -447,7 +445,7 @@ func (s *Store) Index(ctx context.Context, lang, kind string) ([]IndexEntry, err
 		if v.Count == 0 {
 			continue
 		}
-		out = append(out, IndexEntry{VocabEntry: v, Country: s.terms[kind+"/"+v.Slug].country})
+		out = append(out, IndexEntry{VocabEntry: v, Country: s.terms[termKey{kind, v.Slug}].country})
 	}
 	return out, nil
 }

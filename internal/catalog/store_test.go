@@ -22,10 +22,10 @@ func ids(cards []catalog.Card) []string {
 	return out
 }
 
-func vals(kv ...string) map[string][]string {
-	m := map[string][]string{}
+func vals(kv ...string) map[catalog.Kind][]string {
+	m := map[catalog.Kind][]string{}
 	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = append(m[kv[i]], kv[i+1])
+		m[catalog.Kind(kv[i])] = append(m[catalog.Kind(kv[i])], kv[i+1])
 	}
 	return m
 }
@@ -75,7 +75,7 @@ func TestFacetCountsMatchResults(t *testing.T) {
 	checked := 0
 	for _, kind := range catalog.FilterKinds {
 		for _, f := range r.Facets[kind] {
-			g := catalog.Filter{Values: map[string][]string{}}
+			g := catalog.Filter{Values: map[catalog.Kind][]string{}}
 			for k, v := range base.Values {
 				if k != kind {
 					g.Values[k] = v
@@ -191,7 +191,7 @@ func TestSuggest(t *testing.T) {
 	got := s.Suggest("en", "DNS 재시도 데이터센터 화재", catalog.Filter{})
 	var keys []string
 	for _, t := range got {
-		keys = append(keys, t.Kind+"/"+t.Slug)
+		keys = append(keys, string(t.Kind)+"/"+t.Slug)
 	}
 	for _, want := range []string{"component/dns", "component/datacenter", "cause/power-facility"} {
 		if !slices.Contains(keys, want) {
@@ -311,11 +311,11 @@ func TestTopicYearsGroupEarlyYears(t *testing.T) {
 func TestValidateFilter(t *testing.T) {
 	s := testcatalog.Open(t)
 	var fe *catalog.FilterError
-	_, _, err := s.Validate(catalog.Filter{Values: map[string][]string{"org": {"cloudflar"}}, Page: 1}, false)
+	_, _, err := s.Validate(catalog.Filter{Values: map[catalog.Kind][]string{"org": {"cloudflar"}}, Page: 1}, false)
 	if !errors.As(err, &fe) || fe.Param != "org" || fe.Reason != catalog.ReasonUnknownValue || len(fe.Closest) == 0 || fe.Closest[0].Slug != "cloudflare" {
 		t.Errorf("unknown org: %v %+v", err, fe)
 	}
-	f, dropped, err := s.Validate(catalog.Filter{Values: map[string][]string{"org": {"cloudflar", "kakao"}}, Page: 1}, true)
+	f, dropped, err := s.Validate(catalog.Filter{Values: map[catalog.Kind][]string{"org": {"cloudflar", "kakao"}}, Page: 1}, true)
 	if err != nil || len(dropped) != 1 || !f.Has("org", "kakao") {
 		t.Errorf("lenient: %v %v %v", err, dropped, f.Values)
 	}
@@ -328,5 +328,16 @@ func TestValidateFilter(t *testing.T) {
 	_, err = s.Cases(context.Background(), "en", catalog.Filter{Page: 99, PageSize: 20})
 	if !errors.As(err, &fe) || fe.Param != "page" || fe.Limit != 1 {
 		t.Errorf("page past the end: %v", err)
+	}
+}
+
+// Every kind's example, which the API document and the MCP schemas show, is a value with cases.
+func TestKindExamplesExist(t *testing.T) {
+	s := testcatalog.Open(t)
+	for _, d := range catalog.Kinds {
+		r, err := s.Cases(context.Background(), "en", catalog.Filter{Values: map[catalog.Kind][]string{d.Kind: {d.Example}}})
+		if err != nil || r.Total == 0 || !s.Known(d.Kind, d.Example) {
+			t.Errorf("%s example %q: known %v, %d cases, %v", d.Kind, d.Example, s.Known(d.Kind, d.Example), r.Total, err)
+		}
 	}
 }

@@ -40,7 +40,7 @@ func (e *FilterError) Error() string { return "filter " + e.Param + ": " + e.Rea
 // deduplicated. A value that names nothing is a FilterError listing the closest values or,
 // lenient, is left out and reported. The site, the API and MCP all check filters here.
 func (s *Store) Validate(in Filter, lenient bool) (Filter, []Dropped, error) {
-	f := Filter{Q: CleanQuery(in.Q), Values: map[string][]string{}, Page: in.Page, PageSize: in.PageSize, Sort: in.Sort, Group: in.Group}
+	f := Filter{Q: CleanQuery(in.Q), Values: map[Kind][]string{}, Page: in.Page, PageSize: in.PageSize, Sort: in.Sort, Group: in.Group}
 	if utf8.RuneCountInString(f.Q) > MaxQueryLen {
 		return f, nil, &FilterError{Param: "q", Reason: ReasonQueryTooLong, Limit: MaxQueryLen}
 	}
@@ -58,7 +58,7 @@ func (s *Store) Validate(in Filter, lenient bool) (Filter, []Dropped, error) {
 					dropped = append(dropped, Dropped{Kind: kind, Value: ClipValue(v), Closest: closest})
 					continue
 				}
-				return f, nil, &FilterError{Param: kind, Reason: ReasonUnknownValue, Value: ClipValue(v), Closest: closest}
+				return f, nil, &FilterError{Param: string(kind), Reason: ReasonUnknownValue, Value: ClipValue(v), Closest: closest}
 			}
 			if !f.Has(kind, v) {
 				f.Values[kind] = append(f.Values[kind], v)

@@ -5,13 +5,17 @@
 // tool's output schema from these types.
 package model
 
-import "incidentlib/internal/catalog"
+import (
+	"encoding/json"
+
+	"incidentlib/internal/catalog"
+)
 
 // Term is a vocabulary value, an organization, a year or a check, with its label.
 type Term struct {
-	Kind  string `json:"kind"`
-	Slug  string `json:"slug"`
-	Label string `json:"label"`
+	Kind  catalog.Kind `json:"kind"`
+	Slug  string       `json:"slug"`
+	Label string       `json:"label"`
 }
 
 // Facet is a value with a number of cases.
@@ -36,35 +40,35 @@ type Card struct {
 
 // List is a page of cases as the API's /cases answers it.
 type List struct {
-	Lang        string              `json:"lang"`
-	Query       string              `json:"q"`
-	Filters     map[string][]string `json:"filters"`
-	Sort        string              `json:"sort"`
-	AnyWords    bool                `json:"any_words"`
-	Total       int                 `json:"total"`
-	Page        int                 `json:"page"`
-	PageSize    int                 `json:"page_size"`
-	Pages       int                 `json:"pages"`
-	Cases       []Card              `json:"cases"`
-	Facets      map[string][]Facet  `json:"facets"`
-	Suggestions []Term              `json:"suggestions"`
+	Lang        string                    `json:"lang"`
+	Query       string                    `json:"q"`
+	Filters     map[catalog.Kind][]string `json:"filters"`
+	Sort        string                    `json:"sort"`
+	AnyWords    bool                      `json:"any_words"`
+	Total       int                       `json:"total"`
+	Page        int                       `json:"page"`
+	PageSize    int                       `json:"page_size"`
+	Pages       int                       `json:"pages"`
+	Cases       []Card                    `json:"cases"`
+	Facets      map[catalog.Kind][]Facet  `json:"facets"`
+	Suggestions []Term                    `json:"suggestions"`
 }
 
 // ToolList is a page of cases as the MCP tools answer it: the same cards, with the listing's
 // address instead of its facets.
 type ToolList struct {
-	Lang        string              `json:"lang"`
-	Query       string              `json:"query,omitempty"`
-	Filters     map[string][]string `json:"filters" jsonschema:"applied filter slugs by kind"`
-	Sort        string              `json:"sort" jsonschema:"relevance, newest or oldest"`
-	AnyWords    bool                `json:"any_words" jsonschema:"no case had every word, so the cases have at least one of them"`
-	Total       int                 `json:"total" jsonschema:"cases in all pages"`
-	Page        int                 `json:"page"`
-	PageSize    int                 `json:"page_size"`
-	Pages       int                 `json:"pages"`
-	URL         string              `json:"url" jsonschema:"the same list on the site"`
-	Cases       []Card              `json:"cases"`
-	Suggestions []Term              `json:"suggestions" jsonschema:"vocabulary values the words name, not yet applied: filters that may narrow the search"`
+	Lang        string                    `json:"lang"`
+	Query       string                    `json:"query,omitempty"`
+	Filters     map[catalog.Kind][]string `json:"filters" jsonschema:"applied filter slugs by kind"`
+	Sort        string                    `json:"sort" jsonschema:"relevance, newest or oldest"`
+	AnyWords    bool                      `json:"any_words" jsonschema:"no case had every word, so the cases have at least one of them"`
+	Total       int                       `json:"total" jsonschema:"cases in all pages"`
+	Page        int                       `json:"page"`
+	PageSize    int                       `json:"page_size"`
+	Pages       int                       `json:"pages"`
+	URL         string                    `json:"url" jsonschema:"the same list on the site"`
+	Cases       []Card                    `json:"cases"`
+	Suggestions []Term                    `json:"suggestions" jsonschema:"vocabulary values the words name, not yet applied: filters that may narrow the search"`
 }
 
 // Related is another case and why it is related.
@@ -107,23 +111,22 @@ type CaseLink struct {
 // Case is one case: facts and classification in the first language asked for, the account in
 // every language asked for.
 type Case struct {
-	ID            string                  `json:"id"`
-	URL           string                  `json:"url" jsonschema:"the case's page in the first language of the answer"`
-	Org           Term                    `json:"org"`
-	Date          string                  `json:"date" jsonschema:"YYYY-MM-DD, YYYY-MM or YYYY (UTC)"`
-	Severity      *string                 `json:"severity" jsonschema:"critical, major or minor; null when the sources do not say"`
-	TimeToDetect  *int                    `json:"time_to_detect" jsonschema:"minutes; null when unknown"`
-	TimeToResolve *int                    `json:"time_to_resolve" jsonschema:"minutes; null when unknown"`
-	Causes        []Term                  `json:"causes"`
-	Symptoms      []Term                  `json:"symptoms"`
-	Components    []Term                  `json:"components"`
-	Factors       []Term                  `json:"factors"`
-	Sources       []catalog.Source        `json:"sources"`
-	Text          map[string]catalog.Text `json:"text" jsonschema:"the account by language (en, ko)"`
-	Timeline      []Event                 `json:"timeline"`
-	Checks        []CheckLink             `json:"checks"`
-	Links         []CaseLink              `json:"links"`
-	Related       []Related               `json:"related" jsonschema:"most related first"`
+	ID            string  `json:"id"`
+	URL           string  `json:"url" jsonschema:"the case's page in the first language of the answer"`
+	Org           Term    `json:"org"`
+	Date          string  `json:"date" jsonschema:"YYYY-MM-DD, YYYY-MM or YYYY (UTC)"`
+	Severity      *string `json:"severity" jsonschema:"critical, major or minor; null when the sources do not say"`
+	TimeToDetect  *int    `json:"time_to_detect" jsonschema:"minutes; null when unknown"`
+	TimeToResolve *int    `json:"time_to_resolve" jsonschema:"minutes; null when unknown"`
+	// Tags are the case's values by taxonomy kind, written under each kind's plural
+	// ("causes": [...]) by MarshalJSON.
+	Tags     map[catalog.Kind][]Term `json:"-"`
+	Sources  []catalog.Source        `json:"sources"`
+	Text     map[string]catalog.Text `json:"text" jsonschema:"the account by language (en, ko)"`
+	Timeline []Event                 `json:"timeline"`
+	Checks   []CheckLink             `json:"checks"`
+	Links    []CaseLink              `json:"links"`
+	Related  []Related               `json:"related" jsonschema:"most related first"`
 }
 
 // VocabValue is a value of the vocabulary with its definition and number of cases.
@@ -153,22 +156,22 @@ type Year struct {
 // MCP get_topic tool answers it.
 type Topic struct {
 	Term
-	Definition string             `json:"definition"`
-	Count      int                `json:"count" jsonschema:"cases with this value"`
-	URL        string             `json:"url" jsonschema:"the value's page"`
-	Related    map[string][]Facet `json:"related" jsonschema:"values found in the same cases, by kind, most frequent first"`
-	Years      []Year             `json:"years" jsonschema:"cases per year, oldest first"`
+	Definition string                   `json:"definition"`
+	Count      int                      `json:"count" jsonschema:"cases with this value"`
+	URL        string                   `json:"url" jsonschema:"the value's page"`
+	Related    map[catalog.Kind][]Facet `json:"related" jsonschema:"values found in the same cases, by kind, most frequent first"`
+	Years      []Year                   `json:"years" jsonschema:"cases per year, oldest first"`
 }
 
 // APITopic is a topic as /api/v1/topics answers it: with its newest cases, and its years in the
 // shape that endpoint has always had (catalog.YearCount: "Year", "Count").
 type APITopic struct {
 	Term
-	Definition string              `json:"definition"`
-	Count      int                 `json:"count"`
-	Related    map[string][]Facet  `json:"related"`
-	Years      []catalog.YearCount `json:"years"`
-	Cases      []Card              `json:"cases"`
+	Definition string                   `json:"definition"`
+	Count      int                      `json:"count"`
+	Related    map[catalog.Kind][]Facet `json:"related"`
+	Years      []catalog.YearCount      `json:"years"`
+	Cases      []Card                   `json:"cases"`
 }
 
 // Check is something to check in your own system.
@@ -200,4 +203,50 @@ type Checklist struct {
 	Factors    []string `json:"factors"`
 	URL        string   `json:"url,omitempty" jsonschema:"the same checklist on the site"`
 	Checks     []Check  `json:"checks" jsonschema:"checks in the order of the vocabulary"`
+}
+
+// MarshalJSON writes a case with its values of each taxonomy kind under the kind's plural:
+// "causes", "symptoms", "components", "factors", an empty list for a kind without values.
+func (c Case) MarshalJSON() ([]byte, error) {
+	type plain Case
+	b, err := json.Marshal(plain(c))
+	if err != nil {
+		return nil, err
+	}
+	b = b[:len(b)-1] // reopen the object: plain has fields, so it ends "…}"
+	for _, kind := range catalog.VocabKinds {
+		ts := c.Tags[kind]
+		if ts == nil {
+			ts = []Term{}
+		}
+		v, err := json.Marshal(ts)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"`+kind.Plural()+`":`...), v...)
+	}
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (c *Case) UnmarshalJSON(b []byte) error {
+	type plain Case
+	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
+		return err
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return err
+	}
+	c.Tags = map[catalog.Kind][]Term{}
+	for _, kind := range catalog.VocabKinds {
+		var ts []Term
+		if raw, ok := keys[kind.Plural()]; ok {
+			if err := json.Unmarshal(raw, &ts); err != nil {
+				return err
+			}
+		}
+		c.Tags[kind] = ts
+	}
+	return nil
 }

@@ -72,15 +72,12 @@ func Case(ctx context.Context, langs []string, out model.Case, localize func(lan
 	fmt.Fprintf(&b, "- %s: %s\n", views.T(ctx, "case.severity"), severity)
 	fmt.Fprintf(&b, "- %s: %s\n", views.T(ctx, "case.time_to_detect"), views.FormatMinutes(lang, out.TimeToDetect))
 	fmt.Fprintf(&b, "- %s: %s\n", views.T(ctx, "case.time_to_resolve"), views.FormatMinutes(lang, out.TimeToResolve))
-	for _, k := range []struct {
-		kind string
-		ts   []model.Term
-	}{{catalog.KindCause, out.Causes}, {catalog.KindSymptom, out.Symptoms}, {catalog.KindComponent, out.Components}, {catalog.KindFactor, out.Factors}} {
+	for _, kind := range catalog.VocabKinds {
 		var vs []string
-		for _, tm := range k.ts {
+		for _, tm := range out.Tags[kind] {
 			vs = append(vs, tm.Label+" ("+tm.Slug+")")
 		}
-		fmt.Fprintf(&b, "- %s: %s\n", views.KindPlural(ctx, k.kind), views.Or(strings.Join(vs, ", ")))
+		fmt.Fprintf(&b, "- %s: %s\n", views.KindPlural(ctx, kind), views.Or(strings.Join(vs, ", ")))
 	}
 	for _, l := range langs {
 		lctx, tx := localize(l), out.Text[l]
@@ -126,7 +123,7 @@ func Case(ctx context.Context, langs []string, out model.Case, localize func(lan
 }
 
 // Topic writes a value: definition, count, values found with it and cases per year.
-func Topic(ctx context.Context, kinds []string, out model.Topic) string {
+func Topic(ctx context.Context, kinds []catalog.Kind, out model.Topic) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: %s (%s)\n%s\n\n", views.KindLabel(ctx, out.Kind), out.Label, out.Slug, out.URL)
 	if out.Definition != "" {
@@ -164,7 +161,7 @@ func Vocab(ctx context.Context, out model.VocabList) string {
 		return views.T(ctx, "mcp.no_values", map[string]any{"Q": out.Words}) + "\n"
 	}
 	var b strings.Builder
-	kind := ""
+	var kind catalog.Kind
 	for _, v := range out.Values {
 		if v.Kind != kind {
 			kind = v.Kind

@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -55,7 +56,7 @@ func check(d *Data) Problems {
 		}
 		orgs[o.Slug] = true
 	}
-	vocab := map[string]map[string]bool{}
+	vocab := map[catalog.Kind]map[string]bool{}
 	for _, kind := range catalog.VocabKinds {
 		vocab[kind] = map[string]bool{}
 		for _, v := range d.Taxonomy.Kind(kind) {
@@ -81,7 +82,7 @@ type checkSet struct {
 	problems Problems
 }
 
-func checkChecks(d *Data, vocab map[string]map[string]bool) checkSet {
+func checkChecks(d *Data, vocab map[catalog.Kind]map[string]bool) checkSet {
 	cs := checkSet{slugs: map[string]bool{}}
 	file := filepath.Join(d.dir, "checks.yaml")
 	add := func(field, msg string) {
@@ -99,10 +100,10 @@ func checkChecks(d *Data, vocab map[string]map[string]bool) checkSet {
 		if len(ch.Components)+len(ch.Factors) == 0 {
 			add(f, fmt.Sprintf("check %q needs at least one component or factor", ch.Slug))
 		}
-		for kind, list := range map[string][]string{"component": ch.Components, "factor": ch.Factors} {
+		for kind, list := range map[catalog.Kind][]string{catalog.KindComponent: ch.Components, catalog.KindFactor: ch.Factors} {
 			for j, v := range list {
 				if !vocab[kind][v] {
-					add(fmt.Sprintf("%s.%ss[%d]", f, kind, j), fmt.Sprintf("unknown %s %q; expected a slug from data/taxonomy.yaml", kind, v))
+					add(fmt.Sprintf("%s.%s[%d]", f, kind.Plural(), j), fmt.Sprintf("unknown %s %q; expected a slug from data/taxonomy.yaml", kind, v))
 				}
 			}
 		}
@@ -149,21 +150,26 @@ func (c *Case) problem(path []any, field, msg string) Problem {
 func checkTaxonomy(d *Data) Problems {
 	var ps Problems
 	file := filepath.Join(d.dir, "taxonomy.yaml")
-	seen := map[string]bool{}
+	for _, key := range slices.Sorted(maps.Keys(d.Taxonomy)) {
+		if k, ok := catalog.KindOfPlural(key); !ok || !slices.Contains(catalog.VocabKinds, k) {
+			ps = append(ps, Problem{File: file, Field: key, Msg: "unknown kind; a kind is added to catalog.Kinds first"})
+		}
+	}
 	for _, kind := range catalog.VocabKinds {
+		seen := map[string]bool{}
 		vals := d.Taxonomy.Kind(kind)
 		if len(vals) == 0 {
-			ps = append(ps, Problem{File: file, Field: kind + "s", Msg: "expected at least one value"})
+			ps = append(ps, Problem{File: file, Field: kind.Plural(), Msg: "expected at least one value"})
 		}
 		for i, v := range vals {
-			f := fmt.Sprintf("%ss[%d]", kind, i)
+			f := fmt.Sprintf("%s[%d]", kind.Plural(), i)
 			if !slugPattern.MatchString(v.Slug) {
 				ps = append(ps, Problem{File: file, Field: f + ".slug", Msg: fmt.Sprintf("%q is not a slug", v.Slug)})
 			}
-			if seen[kind+"/"+v.Slug] {
+			if seen[v.Slug] {
 				ps = append(ps, Problem{File: file, Field: f + ".slug", Msg: fmt.Sprintf("duplicate %s %q", kind, v.Slug)})
 			}
-			seen[kind+"/"+v.Slug] = true
+			seen[v.Slug] = true
 			for lang, lt := range map[string]LangText{"en": v.EN, "ko": v.KO} {
 				if strings.TrimSpace(lt.Label) == "" || strings.TrimSpace(lt.Definition) == "" {
 					ps = append(ps, Problem{File: file, Field: f + "." + lang, Msg: fmt.Sprintf("%s %q needs a label and a definition in %s", kind, v.Slug, lang)})
@@ -174,7 +180,7 @@ func checkTaxonomy(d *Data) Problems {
 	return ps
 }
 
-func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, ids map[string]string) Problems {
+func checkCase(c *Case, orgs map[string]bool, vocab map[catalog.Kind]map[string]bool, ids map[string]string) Problems {
 	var ps Problems
 	add := func(path []any, msg string) {
 		ps = append(ps, c.problem(path, fieldName(path), msg))
@@ -198,9 +204,9 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[string]map[string]bool, 
 		add([]any{"date"}, msg)
 	}
 	for _, kind := range catalog.VocabKinds {
-		key := kind + "s"
-		tags := c.Tags(kind)
-		if kind != "factor" && len(tags) == 0 {
+		key := kind.Plural()
+		tags := c.Tags[kind]
+		if kind.Def().Required && len(tags) == 0 {
 			add([]any{key}, fmt.Sprintf("expected at least one %s from data/taxonomy.yaml", kind))
 		}
 		seen := map[string]bool{}

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,10 +83,6 @@ type Case struct {
 	ID            string   `yaml:"id"`
 	Org           string   `yaml:"org"`
 	Date          string   `yaml:"date"`
-	Causes        []string `yaml:"causes"`
-	Symptoms      []string `yaml:"symptoms"`
-	Components    []string `yaml:"components"`
-	Factors       []string `yaml:"factors"`
 	Severity      string   `yaml:"severity"`
 	TimeToDetect  *int     `yaml:"time_to_detect"`
 	TimeToResolve *int     `yaml:"time_to_resolve"`
@@ -99,24 +97,38 @@ type Case struct {
 	Checks map[string][]int `yaml:"checks"`
 	EN     Text             `yaml:"en"`
 	KO     Text             `yaml:"ko"`
+	// Tags are the case's values of each taxonomy kind, in the author's order. A case file
+	// gives them under the kind's plural ("causes: [power-facility]"), a key per kind of
+	// catalog.Kinds, so they are read from Extra by ReadTags.
+	Tags map[catalog.Kind][]string `yaml:"-"`
+	// Extra holds the keys that are not fields above until ReadTags takes the tags from it.
+	Extra map[string]yaml.Node `yaml:",inline"`
 
 	file string
 	root *yaml.Node
 }
 
-// Tags returns the case's vocabulary slugs of one kind.
-func (c *Case) Tags(kind string) []string {
-	switch kind {
-	case "cause":
-		return c.Causes
-	case "symptom":
-		return c.Symptoms
-	case "component":
-		return c.Components
-	case "factor":
-		return c.Factors
+// ReadTags moves the taxonomy kinds' keys of Extra into Tags. Any other key is a problem: the
+// case names a field that does not exist.
+func (c *Case) ReadTags() Problems {
+	var ps Problems
+	c.Tags = map[catalog.Kind][]string{}
+	for _, key := range slices.Sorted(maps.Keys(c.Extra)) {
+		n := c.Extra[key]
+		kind, ok := catalog.KindOfPlural(key)
+		if !ok || !kind.Def().Taxonomy {
+			ps = append(ps, Problem{File: c.file, Line: lineOf(c.root, key), Field: key, Msg: "unknown field; data/README.md lists a case's fields"})
+			continue
+		}
+		var slugs []string
+		if err := n.Decode(&slugs); err != nil {
+			ps = append(ps, Problem{File: c.file, Line: n.Line, Field: key, Msg: "expected a list of slugs from data/taxonomy.yaml"})
+			continue
+		}
+		c.Tags[kind] = slugs
 	}
-	return nil
+	c.Extra = nil
+	return ps
 }
 
 // Lang returns the text in one language.
@@ -141,28 +153,12 @@ type Value struct {
 	Aliases []string `yaml:"aliases"`
 }
 
-// Taxonomy is data/taxonomy.yaml.
-type Taxonomy struct {
-	Causes     []Value `yaml:"causes"`
-	Symptoms   []Value `yaml:"symptoms"`
-	Components []Value `yaml:"components"`
-	Factors    []Value `yaml:"factors"`
-}
+// Taxonomy is data/taxonomy.yaml: the values of each taxonomy kind under the kind's plural
+// ("causes:"), a key per taxonomy kind of catalog.Kinds.
+type Taxonomy map[string][]Value
 
 // Kind returns the values of one kind.
-func (t *Taxonomy) Kind(kind string) []Value {
-	switch kind {
-	case "cause":
-		return t.Causes
-	case "symptom":
-		return t.Symptoms
-	case "component":
-		return t.Components
-	case "factor":
-		return t.Factors
-	}
-	return nil
-}
+func (t Taxonomy) Kind(kind catalog.Kind) []Value { return t[kind.Plural()] }
 
 // Org is one entry of data/orgs.yaml.
 type Org struct {
@@ -229,6 +225,7 @@ func Load(dir string) (*Data, error) {
 		c := &Case{file: path}
 		if root := decodeFile(path, c, &ps); root != nil {
 			c.root = root
+			ps = append(ps, c.ReadTags()...)
 			d.Cases = append(d.Cases, c)
 		}
 	}

@@ -36,8 +36,8 @@ const (
 
 // Reason is why two cases are related: a shared value of a kind, or Kind "text" for wording.
 type Reason struct {
-	Kind string `json:"kind"`
-	Slug string `json:"slug,omitempty"`
+	Kind catalog.Kind `json:"kind"`
+	Slug string       `json:"slug,omitempty"`
 }
 
 // Link is one related case.
@@ -91,10 +91,10 @@ func relatedExact(cases []*Case) map[string][]Link {
 // tagWeights are what a shared value of each kind adds to a score; symptoms are too common to be
 // given as a reason.
 var tagWeights = [4]struct {
-	kind   string
+	kind   catalog.Kind
 	weight float64
 	reason bool
-}{{"cause", 3, true}, {"component", 2, true}, {"factor", 2, true}, {"symptom", 1, false}}
+}{{catalog.KindCause, 3, true}, {catalog.KindComponent, 2, true}, {catalog.KindFactor, 2, true}, {catalog.KindSymptom, 1, false}}
 
 // noCause is the cause of cases whose source does not say: sharing it says nothing.
 const noCause = "undisclosed"
@@ -106,8 +106,8 @@ func pairScore(a, b *Case, cos float64) (Link, bool) {
 	var reasons []Reason
 	score := 0.0
 	for _, k := range tagWeights {
-		for _, s := range shared(a.Tags(k.kind), b.Tags(k.kind)) {
-			if k.kind == "cause" && s == noCause {
+		for _, s := range shared(a.Tags[k.kind], b.Tags[k.kind]) {
+			if k.kind == catalog.KindCause && s == noCause {
 				continue
 			}
 			score += k.weight
@@ -118,11 +118,11 @@ func pairScore(a, b *Case, cos float64) (Link, bool) {
 	}
 	score += textWeight * cos
 	if cos >= minTextReason {
-		reasons = append(reasons, Reason{Kind: "text"})
+		reasons = append(reasons, Reason{Kind: catalog.KindText})
 	}
 	if sameDay(a, b) {
 		score += sameDayWeight
-		reasons = append([]Reason{{Kind: "date"}}, reasons...)
+		reasons = append([]Reason{{Kind: catalog.KindDate}}, reasons...)
 	}
 	if score < MinRelatedScore {
 		return Link{}, false
@@ -230,8 +230,8 @@ func RelatedApprox(cases []*Case) map[string][]Link {
 	tags := make([][4][]int32, n)
 	for i, c := range cases {
 		for k, kw := range tagWeights {
-			for _, s := range c.Tags(kw.kind) {
-				key := kw.kind + "/" + s
+			for _, s := range c.Tags[kw.kind] {
+				key := string(kw.kind) + "/" + s
 				id, ok := ids[key]
 				if !ok {
 					id = int32(len(ids))

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"incidentlib/internal/catalog"
 )
 
 // The approximate path scores the pairs it compares exactly as the exact path does; on a small
@@ -47,13 +49,13 @@ func TestRelatedApproxMatchesExact(t *testing.T) {
 
 // A shared undisclosed cause is no reason and adds nothing; editors' links say so.
 func TestRelatedReasons(t *testing.T) {
-	a := &Case{ID: "IL-0001", Date: "2020-01-01", Causes: []string{noCause}, Components: []string{"dns"}}
-	b := &Case{ID: "IL-0002", Date: "2021-01-01", Causes: []string{noCause}, Components: []string{"dns"}}
+	a := &Case{ID: "IL-0001", Date: "2020-01-01", Tags: map[catalog.Kind][]string{catalog.KindCause: {noCause}, catalog.KindComponent: {"dns"}}}
+	b := &Case{ID: "IL-0002", Date: "2021-01-01", Tags: map[catalog.Kind][]string{catalog.KindCause: {noCause}, catalog.KindComponent: {"dns"}}}
 	l, ok := pairScore(a, b, 0)
 	if !ok || l.Score != 2 || len(l.Reasons) != 1 || l.Reasons[0].Kind != "component" {
 		t.Errorf("pair sharing an undisclosed cause and a component = %+v, %v; want only the component", l, ok)
 	}
-	b.Components = nil
+	b.Tags[catalog.KindComponent] = nil
 	if l, ok := pairScore(a, b, 0); ok {
 		t.Errorf("pair sharing only an undisclosed cause is related: %+v", l)
 	}
@@ -71,6 +73,10 @@ func byIDCase(d *Data, id string) *Case {
 // shareMain reports whether two cases share their main cause or main component, the pairs the
 // approximate path compares.
 func shareMain(a, b *Case) bool {
-	return len(a.Causes) > 0 && len(b.Causes) > 0 && a.Causes[0] == b.Causes[0] ||
-		len(a.Components) > 0 && len(b.Components) > 0 && a.Components[0] == b.Components[0]
+	for _, k := range []catalog.Kind{catalog.KindCause, catalog.KindComponent} {
+		if len(a.Tags[k]) > 0 && len(b.Tags[k]) > 0 && a.Tags[k][0] == b.Tags[k][0] {
+			return true
+		}
+	}
+	return false
 }

@@ -75,7 +75,7 @@ func writeDB(ctx context.Context, d *Data, path string) error {
 		links := related[c.ID]
 		for i := len(c.Related) - 1; i >= 0; i-- { // editors' links come first, in their order
 			r := c.Related[i]
-			links = append([]Link{{ID: r, Score: 100, Reasons: []Reason{{Kind: "editor"}}}}, removeLink(links, r)...)
+			links = append([]Link{{ID: r, Score: 100, Reasons: []Reason{{Kind: catalog.KindEditor}}}}, removeLink(links, r)...)
 		}
 		for pos, l := range links {
 			reasons, _ := json.Marshal(nonNil(l.Reasons))
@@ -160,7 +160,7 @@ func termLabels(d *Data) map[string]string {
 	out := map[string]string{}
 	for _, kind := range catalog.VocabKinds {
 		for _, v := range d.Taxonomy.Kind(kind) {
-			out[kind+"/"+v.Slug] = strings.Join(append([]string{v.EN.Label, v.KO.Label}, v.Aliases...), " ")
+			out[string(kind)+"/"+v.Slug] = strings.Join(append([]string{v.EN.Label, v.KO.Label}, v.Aliases...), " ")
 		}
 	}
 	for _, o := range d.Orgs {
@@ -184,13 +184,13 @@ func insertCase(ctx context.Context, tx *sql.Tx, c *Case, labels map[string]stri
 		}
 	}
 	var tagWords []string
-	addTag := func(kind, slug string, pos int) error {
-		tagWords = append(tagWords, labels[kind+"/"+slug])
+	addTag := func(kind catalog.Kind, slug string, pos int) error {
+		tagWords = append(tagWords, labels[string(kind)+"/"+slug])
 		_, err := tx.ExecContext(ctx, `INSERT INTO tags VALUES (?,?,?,?)`, num, kind, slug, pos)
 		return err
 	}
 	for _, kind := range catalog.VocabKinds {
-		for pos, s := range c.Tags(kind) {
+		for pos, s := range c.Tags[kind] {
 			if err := addTag(kind, s, pos); err != nil {
 				return err
 			}
