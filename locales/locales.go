@@ -20,7 +20,7 @@ func Bundle() (*i18n.Bundle, error) {
 	b := i18n.NewBundle(language.Korean)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	for _, lang := range catalog.Langs {
-		if _, err := b.LoadMessageFileFS(files, lang+".toml"); err != nil {
+		if _, err := b.LoadMessageFileFS(files, string(lang)+".toml"); err != nil {
 			return nil, fmt.Errorf("load locale %s: %w", lang, err)
 		}
 	}

@@ -9,10 +9,10 @@ import (
 
 // Both files define the same message ids, and each message has text.
 func TestLocalesHaveSameIDs(t *testing.T) {
-	keys := map[string]map[string]bool{}
+	keys := map[catalog.Lang]map[string]bool{}
 	for _, lang := range catalog.Langs {
 		var m map[string]any
-		b, err := files.ReadFile(lang + ".toml")
+		b, err := files.ReadFile(string(lang) + ".toml")
 		if err != nil {
 			t.Fatal(err)
 		}

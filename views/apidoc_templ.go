@@ -226,9 +226,9 @@ func APIPage() templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var17 string
-			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs("curl -s '" + AbsURL(ctx, "/api/v1/cases?q=DNS+race+condition&lang="+Lang(ctx)) + "'")
+			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs("curl -s '" + AbsURL(ctx, "/api/v1/cases?q=DNS+race+condition&lang="+string(Lang(ctx))) + "'")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/apidoc.templ`, Line: 25, Col: 104}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/apidoc.templ`, Line: 25, Col: 112}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 			if templ_7745c5c3_Err != nil {
@@ -278,9 +278,9 @@ func APIPage() templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var21 string
-			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs("curl -s '" + AbsURL(ctx, "/api/v1/cases/IL-0003?lang="+Lang(ctx)) + "' | jq '.text' ")
+			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs("curl -s '" + AbsURL(ctx, "/api/v1/cases/IL-0003?lang="+string(Lang(ctx))) + "' | jq '.text' ")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/apidoc.templ`, Line: 29, Col: 105}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/apidoc.templ`, Line: 29, Col: 113}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 			if templ_7745c5c3_Err != nil {

@@ -126,7 +126,7 @@ func otherTimeline(c *catalog.Case) []catalog.Event {
 
 // elapsed is the time from the timeline's start (the event marked start, or the first one) to
 // event i, as "+1h 52m"; false for the start itself and for events before it.
-func elapsed(lang string, evs []catalog.Event, i int) (string, bool) {
+func elapsed(lang catalog.Lang, evs []catalog.Event, i int) (string, bool) {
 	start := evs[0].At
 	for _, e := range evs {
 		if e.Mark == "start" {
@@ -143,7 +143,7 @@ func elapsed(lang string, evs []catalog.Event, i int) (string, bool) {
 
 // FormatEventTime shows a timeline time as the source gave it, with its zone: "16:56 UTC" or
 // "09:00 UTC+9", and the date when it is not the day of the case.
-func FormatEventTime(lang string, t time.Time) string {
+func FormatEventTime(lang catalog.Lang, t time.Time) string {
 	zone := "UTC"
 	if _, off := t.Zone(); off != 0 {
 		zone = fmt.Sprintf("UTC%+d", off/3600)

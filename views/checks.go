@@ -116,7 +116,7 @@ func topChecks(cs []catalog.CheckSummary, n int) []catalog.CheckSummary {
 
 // checksURLFor is the checklist a topic's "What to check" leads to: narrowed to the value when
 // it is a component or factor.
-func checksURLFor(lang string, t catalog.Term) string {
+func checksURLFor(lang catalog.Lang, t catalog.Term) string {
 	q := url.Values{}
 	if t.Kind == catalog.KindComponent || t.Kind == catalog.KindFactor {
 		q.Set(string(t.Kind), t.Slug)

@@ -32,7 +32,7 @@ func BibTeX(ctx context.Context, c catalog.Case) string {
 	u := AbsURL(ctx, CaseURL(c.Lang, c.ID))
 	field("url", u)
 	field("howpublished", `\url{`+u+`}`)
-	field("language", map[string]string{"ko": "korean", "en": "english"}[c.Lang])
+	field("language", map[catalog.Lang]string{catalog.Korean: "korean", catalog.English: "english"}[c.Lang])
 	var notes []string
 	notes = append(notes, c.ID)
 	for _, s := range c.Sources {

@@ -5,13 +5,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"incidentlib/internal/catalog"
 )
 
 var enMonths = []string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
 
 // FormatDate writes a case date (YYYY-MM-DD, YYYY-MM or YYYY) the way each language writes
 // dates: 2026년 8월 24일 / 24 Aug 2026.
-func FormatDate(lang, date string) string {
+func FormatDate(lang catalog.Lang, date string) string {
 	parts := strings.Split(date, "-")
 	nums := make([]int, len(parts))
 	for i, p := range parts {
@@ -21,7 +23,7 @@ func FormatDate(lang, date string) string {
 		}
 		nums[i] = n
 	}
-	if lang == "ko" {
+	if lang == catalog.Korean {
 		units := []string{"년", "월", "일"}
 		var b []string
 		for i, n := range nums {
@@ -39,26 +41,26 @@ func FormatDate(lang, date string) string {
 }
 
 // FormatMinutes writes a duration in minutes: 6시간 13분 / 6h 13m; days for long ones.
-func FormatMinutes(lang string, m *int) string {
+func FormatMinutes(lang catalog.Lang, m *int) string {
 	if m == nil {
 		return "–"
 	}
 	d := time.Duration(*m) * time.Minute
 	days, hours, mins := int(d.Hours())/24, int(d.Hours())%24, *m%60
-	u := map[string][3]string{"ko": {"일", "시간", "분"}, "en": {"d", "h", "m"}}[lang]
-	if lang == "ko" {
+	u := map[catalog.Lang][3]string{catalog.Korean: {"일", "시간", "분"}, catalog.English: {"d", "h", "m"}}[lang]
+	if lang == catalog.Korean {
 		u = [3]string{"일 ", "시간 ", "분"}
 	}
 	var b strings.Builder
 	if days > 0 {
 		fmt.Fprintf(&b, "%d%s", days, u[0])
-		if lang == "en" {
+		if lang == catalog.English {
 			b.WriteByte(' ')
 		}
 	}
 	if hours > 0 {
 		fmt.Fprintf(&b, "%d%s", hours, u[1])
-		if lang == "en" {
+		if lang == catalog.English {
 			b.WriteByte(' ')
 		}
 	}

@@ -64,7 +64,7 @@ const caseColumn catalog.Kind = "case"
 
 // LayoutGraph lays out the values of spread (at most perKind of each kind, most frequent first)
 // and the links between them; cards, when given, become a column of cases.
-func LayoutGraph(lang string, spread map[catalog.Kind][]catalog.Facet, links []catalog.Link, cards []catalog.Card, perKind int, small bool) Graph {
+func LayoutGraph(lang catalog.Lang, spread map[catalog.Kind][]catalog.Facet, links []catalog.Link, cards []catalog.Card, perKind int, small bool) Graph {
 	kinds := graphKinds
 	colW, rowH, top := 250.0, 30.0, 56.0
 	if small {

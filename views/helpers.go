@@ -24,15 +24,15 @@ func orDefault(s, def string) string {
 	return s
 }
 
-func ogLocale(lang string) string {
-	if lang == "ko" {
+func ogLocale(lang catalog.Lang) string {
+	if lang == catalog.Korean {
 		return "ko_KR"
 	}
 	return "en_US"
 }
 
-func langCode(lang string) string {
-	if lang == "ko" {
+func langCode(lang catalog.Lang) string {
+	if lang == catalog.Korean {
 		return "한국어"
 	}
 	return "EN"

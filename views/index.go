@@ -14,17 +14,17 @@ import (
 // SortIndex orders a kind's values for a page: by label in the page's language, years newest
 // first. On Korean pages names written in Hangul come first in 가나다 order, then the rest, so
 // 국민은행 comes before Zerodha.
-func SortIndex(lang string, entries []catalog.IndexEntry) {
+func SortIndex(lang catalog.Lang, entries []catalog.IndexEntry) {
 	if len(entries) == 0 || entries[0].Kind == catalog.KindYear {
 		return
 	}
 	tag := language.English
-	if lang == "ko" {
+	if lang == catalog.Korean {
 		tag = language.Korean
 	}
 	c := collate.New(tag, collate.IgnoreCase)
 	slices.SortStableFunc(entries, func(a, b catalog.IndexEntry) int {
-		if lang == "ko" {
+		if lang == catalog.Korean {
 			if ha, hb := startsHangul(a.Label), startsHangul(b.Label); ha != hb {
 				if ha {
 					return -1

@@ -123,7 +123,7 @@ func listDescription(ctx context.Context, r catalog.Result) string {
 }
 
 // widenURL is the listing without one applied value (kind "q": without the search words).
-func widenURL(lang string, f catalog.Filter, t catalog.Term) string {
+func widenURL(lang catalog.Lang, f catalog.Filter, t catalog.Term) string {
 	if t.Kind == catalog.KindWords {
 		return ClearQueryURL(lang, f)
 	}

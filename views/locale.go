@@ -13,7 +13,7 @@ import (
 
 // Locale is the language of one request and what the language switch needs.
 type Locale struct {
-	Lang      string // "ko" or "en"
+	Lang      catalog.Lang
 	Localizer *i18n.Localizer
 	Path      string // the request path after the language prefix, starting with "/"
 	RawQuery  string // the request's query string, kept by the language switch
@@ -29,7 +29,7 @@ func WithLocale(ctx context.Context, l *Locale) context.Context {
 
 // fallback lets a component render (in Korean, the default) when no locale was set, so an
 // error page can always be shown.
-var fallback = &Locale{Lang: "ko", Path: "/"}
+var fallback = &Locale{Lang: catalog.Langs[0], Path: "/"}
 
 // LocaleOf returns the request's locale, or the Korean fallback.
 func LocaleOf(ctx context.Context) *Locale {
@@ -40,7 +40,7 @@ func LocaleOf(ctx context.Context) *Locale {
 }
 
 // Lang is the language of the page being rendered.
-func Lang(ctx context.Context) string { return LocaleOf(ctx).Lang }
+func Lang(ctx context.Context) catalog.Lang { return LocaleOf(ctx).Lang }
 
 // T returns the message id in the page's language, filled with data (a map of template fields).
 // A missing message shows its id, which the locale tests catch.
@@ -80,12 +80,22 @@ func N(ctx context.Context, id string, count int, data ...map[string]any) string
 }
 
 // OtherLang is the language the switch leads to.
-func OtherLang(ctx context.Context) string { return catalog.OtherLang(Lang(ctx)) }
+func OtherLang(ctx context.Context) catalog.Lang { return Lang(ctx).Other() }
+
+// alternates are the page in each language, then the default for other readers, as hreflang
+// and absolute URL pairs.
+func alternates(ctx context.Context) [][2]string {
+	var out [][2]string
+	for _, l := range catalog.Langs {
+		out = append(out, [2]string{string(l), AbsURL(ctx, SwitchURL(ctx, l))})
+	}
+	return append(out, [2]string{"x-default", AbsURL(ctx, SwitchURL(ctx, catalog.Langs[0]))})
+}
 
 // SwitchURL is the current page in another language, with its query kept.
-func SwitchURL(ctx context.Context, lang string) string {
+func SwitchURL(ctx context.Context, lang catalog.Lang) string {
 	l := LocaleOf(ctx)
-	u := "/" + lang + l.Path
+	u := "/" + string(lang) + l.Path
 	if l.RawQuery != "" {
 		u += "?" + l.RawQuery
 	}
@@ -97,7 +107,7 @@ func SwitchURL(ctx context.Context, lang string) string {
 // shared caches can keep them.
 func SwitchLinkURL(ctx context.Context) string {
 	lang := OtherLang(ctx)
-	return "/lang/" + lang + "?to=" + url.QueryEscape(SwitchURL(ctx, lang))
+	return "/lang/" + string(lang) + "?to=" + url.QueryEscape(SwitchURL(ctx, lang))
 }
 
 // AbsURL makes a site path absolute for canonical links, feeds and link previews.
@@ -108,7 +118,7 @@ func AbsURL(ctx context.Context, path string) string {
 // KindNoun is a kind's name inside a sentence: lower case in English ("no organization").
 func KindNoun(ctx context.Context, kind catalog.Kind) string {
 	label := KindLabel(ctx, kind)
-	if Lang(ctx) == "en" && label != "" {
+	if Lang(ctx) == catalog.English && label != "" {
 		return strings.ToLower(label[:1]) + label[1:]
 	}
 	return label

@@ -57,7 +57,7 @@ var axisTicks = []int{1, 10, 60, 360, 1440, 10080}
 func tickX(m int) string { return fx(plotX(float64(m))) }
 
 // medianText is a spread's median as a duration, or – when unknown.
-func medianText(lang string, sorted []int) string {
+func medianText(lang catalog.Lang, sorted []int) string {
 	if len(sorted) == 0 {
 		return "–"
 	}
@@ -65,7 +65,7 @@ func medianText(lang string, sorted []int) string {
 	return FormatMinutes(lang, &m)
 }
 
-func quartileText(lang string, sorted []int) string {
+func quartileText(lang catalog.Lang, sorted []int) string {
 	if len(sorted) < 2 {
 		return "–"
 	}

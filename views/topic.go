@@ -40,7 +40,7 @@ func yearLabel(y catalog.YearCount, n int) string {
 }
 
 // topicPageURL is a page of a topic's cases; page 1 is the topic's own address.
-func topicPageURL(lang string, t catalog.Term, page int) string {
+func topicPageURL(lang catalog.Lang, t catalog.Term, page int) string {
 	if page <= 1 {
 		return TopicURL(lang, t)
 	}
@@ -54,13 +54,13 @@ func topicDescription(ctx context.Context, t catalog.Topic) string {
 
 // CountryName is a country's name in the page's language, from its ISO 3166 code ("KR" →
 // "South Korea", "대한민국"); the code itself when unknown.
-func CountryName(lang, code string) string {
+func CountryName(lang catalog.Lang, code string) string {
 	r, err := language.ParseRegion(code)
 	if err != nil {
 		return code
 	}
 	tag := language.English
-	if lang == "ko" {
+	if lang == catalog.Korean {
 		tag = language.Korean
 	}
 	if n := display.Regions(tag).Name(r); n != "" {

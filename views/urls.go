@@ -24,16 +24,24 @@ func KindOfPath(segment string) (catalog.Kind, bool) {
 }
 
 // IndexURL is the page listing every value of a kind: /{lang}/causes, /orgs, /years.
-func IndexURL(lang string, kind catalog.Kind) string { return "/" + lang + "/" + kind.Plural() }
+func IndexURL(lang catalog.Lang, kind catalog.Kind) string {
+	return "/" + string(lang) + "/" + kind.Plural()
+}
 
 // CheckURL is the page of one check.
-func CheckURL(lang, slug string) string { return "/" + lang + "/checks/" + url.PathEscape(slug) }
+func CheckURL(lang catalog.Lang, slug string) string {
+	return "/" + string(lang) + "/checks/" + url.PathEscape(slug)
+}
 
 // ChecksURL is the list of checks, narrowed to a stack when components or factors are given.
-func ChecksURL(lang string, q url.Values) string { return withQuery("/"+lang+"/checks", q) }
+func ChecksURL(lang catalog.Lang, q url.Values) string {
+	return withQuery("/"+string(lang)+"/checks", q)
+}
 
 // CardImageURL is a case's link-preview image.
-func CardImageURL(lang, id string) string { return "/" + lang + "/cases/" + id + "/card.png" }
+func CardImageURL(lang catalog.Lang, id string) string {
+	return "/" + string(lang) + "/cases/" + id + "/card.png"
+}
 
 // CiteURL is the API address of a case's citation in a format (bibtex or csl-json).
 func CiteURL(id, format string) string { return "/api/v1/cases/" + id + "/cite?format=" + format }
@@ -42,32 +50,32 @@ func CiteURL(id, format string) string { return "/api/v1/cases/" + id + "/cite?f
 func NeutralCaseURL(id string) string { return "/cases/" + id }
 
 // HomeURL is the listing without filters.
-func HomeURL(lang string) string { return "/" + lang + "/" }
+func HomeURL(lang catalog.Lang) string { return "/" + string(lang) + "/" }
 
 // CaseURL is a case's permalink path.
-func CaseURL(lang, id string) string { return "/" + lang + "/cases/" + id }
+func CaseURL(lang catalog.Lang, id string) string { return "/" + string(lang) + "/cases/" + id }
 
 // TopicURL is the page of one value; years have no page and link to the filtered listing.
-func TopicURL(lang string, t catalog.Term) string {
+func TopicURL(lang catalog.Lang, t catalog.Term) string {
 	if t.Kind.IsTopic() {
-		return "/" + lang + "/" + t.Kind.Plural() + "/" + url.PathEscape(t.Slug)
+		return "/" + string(lang) + "/" + t.Kind.Plural() + "/" + url.PathEscape(t.Slug)
 	}
 	return ListURL(lang, catalog.Filter{Values: map[catalog.Kind][]string{t.Kind: {t.Slug}}})
 }
 
 // GraphURL is the catalog graph, narrowed by the filter.
-func GraphURL(lang string, f catalog.Filter) string {
+func GraphURL(lang catalog.Lang, f catalog.Filter) string {
 	q := filterQuery(f)
 	q.Del("page")
 	q.Del("sort")
-	return withQuery("/"+lang+"/graph", q)
+	return withQuery("/"+string(lang)+"/graph", q)
 }
 
 // APIPageURL is the page that explains the API and MCP server.
-func APIPageURL(lang string) string { return "/" + lang + "/api" }
+func APIPageURL(lang catalog.Lang) string { return "/" + string(lang) + "/api" }
 
 // FeedURL is the Atom feed of a language.
-func FeedURL(lang string) string { return "/" + lang + "/feed.xml" }
+func FeedURL(lang catalog.Lang) string { return "/" + string(lang) + "/feed.xml" }
 
 // CaseJSONURL is the API address of one case.
 func CaseJSONURL(id string) string { return "/api/v1/cases/" + id }
@@ -77,7 +85,7 @@ func SimilarJSONURL(id string) string { return "/api/v1/cases/" + id + "/similar
 
 // ListURL is the listing for a filter. Defaults (page 1, default sort) are left out so every
 // listing has one canonical address.
-func ListURL(lang string, f catalog.Filter) string {
+func ListURL(lang catalog.Lang, f catalog.Filter) string {
 	return withQuery(HomeURL(lang), filterQuery(f))
 }
 
@@ -104,7 +112,7 @@ func filterQuery(f catalog.Filter) url.Values {
 }
 
 // GroupURL is the listing with its cases grouped by main cause, or not ("").
-func GroupURL(lang string, f catalog.Filter, group string) string {
+func GroupURL(lang catalog.Lang, f catalog.Filter, group string) string {
 	f.Group = group
 	return ListURL(lang, f)
 }
@@ -134,7 +142,7 @@ func clone(f catalog.Filter) catalog.Filter {
 }
 
 // ToggleURL adds the value to the filter, or removes it when applied; it returns to page 1.
-func ToggleURL(lang string, f catalog.Filter, kind catalog.Kind, slug string) string {
+func ToggleURL(lang catalog.Lang, f catalog.Filter, kind catalog.Kind, slug string) string {
 	g := clone(f)
 	g.Page = 0
 	if f.Has(kind, slug) {
@@ -152,26 +160,26 @@ func ToggleURL(lang string, f catalog.Filter, kind catalog.Kind, slug string) st
 }
 
 // ClearURL keeps the search words and drops every filter value.
-func ClearURL(lang string, f catalog.Filter) string {
+func ClearURL(lang catalog.Lang, f catalog.Filter) string {
 	return ListURL(lang, catalog.Filter{Q: f.Q})
 }
 
 // ClearQueryURL keeps the filter values and drops the search words.
-func ClearQueryURL(lang string, f catalog.Filter) string {
+func ClearQueryURL(lang catalog.Lang, f catalog.Filter) string {
 	g := clone(f)
 	g.Q, g.Page, g.Sort = "", 0, ""
 	return ListURL(lang, g)
 }
 
 // PageURL is the same listing at another page.
-func PageURL(lang string, f catalog.Filter, page int) string {
+func PageURL(lang catalog.Lang, f catalog.Filter, page int) string {
 	g := clone(f)
 	g.Page = page
 	return ListURL(lang, g)
 }
 
 // SortURL is the same listing in another order, from page 1.
-func SortURL(lang string, f catalog.Filter, sort string) string {
+func SortURL(lang catalog.Lang, f catalog.Filter, sort string) string {
 	g := clone(f)
 	g.Sort, g.Page = sort, 0
 	return ListURL(lang, g)
@@ -191,7 +199,7 @@ const TopicFromPrefix = "topic:"
 func TopicFrom(t catalog.Term) string { return TopicFromPrefix + string(t.Kind) + "/" + t.Slug }
 
 // CaseFromURL is a case's address reached from a listing; the permalink stays CaseURL.
-func CaseFromURL(lang, id, from string) string {
+func CaseFromURL(lang catalog.Lang, id, from string) string {
 	if from == "" {
 		return CaseURL(lang, id)
 	}

@@ -23,19 +23,20 @@ import (
 // lang carries its account in both languages, with labels and links in English.
 
 // apiLang reads the lang parameter: ko or en, defaultAPILang when absent.
-func apiLang(c echo.Context) (string, error) {
-	lang := c.QueryParam("lang")
-	if lang == "" {
+func apiLang(c echo.Context) (catalog.Lang, error) {
+	raw := c.QueryParam("lang")
+	if raw == "" {
 		return defaultAPILang, nil
 	}
-	if !validLang(lang) {
-		return "", inputErr("error.bad_lang", "lang", map[string]any{"Value": clipValue(lang)})
+	lang, ok := catalog.ParseLang(raw)
+	if !ok {
+		return "", inputErr("error.bad_lang", "lang", map[string]any{"Value": clipValue(raw)})
 	}
 	return lang, nil
 }
 
 // apiContext is the request's context with the locale of lang, for labels and links.
-func (s *Server) apiContext(c echo.Context, lang string) context.Context {
+func (s *Server) apiContext(c echo.Context, lang catalog.Lang) context.Context {
 	return views.WithLocale(c.Request().Context(), &views.Locale{Lang: lang, Localizer: s.localizers[lang], Origin: s.origin(c.Request())})
 }
 
@@ -74,7 +75,7 @@ func (s *Server) apiCases(c echo.Context) error {
 
 // listPage runs a listing; the store refuses a page past its end before doing the work. The
 // site, the API and MCP share it.
-func (s *Server) listPage(ctx context.Context, lang string, f catalog.Filter) (catalog.Result, error) {
+func (s *Server) listPage(ctx context.Context, lang catalog.Lang, f catalog.Filter) (catalog.Result, error) {
 	r, err := s.cat.Cases(ctx, lang, f)
 	var fe *catalog.FilterError
 	if errors.As(err, &fe) {
@@ -84,16 +85,16 @@ func (s *Server) listPage(ctx context.Context, lang string, f catalog.Filter) (c
 }
 
 // caseLangs are the languages a case is asked for in: the one lang names, or both, English first.
-func caseLangs(lang string) []string {
+func caseLangs(lang catalog.Lang) []catalog.Lang {
 	if lang != "" {
-		return []string{lang}
+		return []catalog.Lang{lang}
 	}
-	return []string{defaultAPILang, catalog.OtherLang(defaultAPILang)}
+	return []catalog.Lang{defaultAPILang, defaultAPILang.Other()}
 }
 
 // apiCase returns one case, in both languages unless lang names one.
 func (s *Server) apiCase(c echo.Context) error {
-	lang := ""
+	var lang catalog.Lang
 	if c.QueryParam("lang") != "" {
 		var err error
 		if lang, err = apiLang(c); err != nil {

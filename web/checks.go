@@ -45,7 +45,7 @@ func (s *Server) parseStack(raw string) (components, factors []string, selected 
 // showChecks renders every check, or the checklist for the chosen components and factors; with
 // format=md, as Markdown to paste into a review.
 func (s *Server) showChecks(c echo.Context) error {
-	lang := c.Param("lang")
+	lang := pageLang(c)
 	comps, facts, selected, err := s.parseStack(c.Request().URL.RawQuery)
 	if err != nil {
 		return err
@@ -67,7 +67,7 @@ func (s *Server) showChecks(c echo.Context) error {
 
 // showCheck renders one check with the cases behind it.
 func (s *Server) showCheck(c echo.Context) error {
-	d, err := s.cat.Check(c.Request().Context(), c.Param("lang"), c.Param("slug"))
+	d, err := s.cat.Check(c.Request().Context(), pageLang(c), c.Param("slug"))
 	if errorsIsNotFound(err) {
 		return &notFound{id: "error.check_not_found", data: map[string]any{"Slug": clipValue(c.Param("slug"))}, err: err}
 	}

@@ -153,9 +153,9 @@ func (s *Server) apiError(c echo.Context, status int, id string, in *InputError,
 // apiLocale is the language of an API answer, errors included: the lang parameter when it names
 // one, else English, the API's default.
 func (s *Server) apiLocale(r *http.Request) *views.Locale {
-	lang := r.URL.Query().Get("lang")
-	if !validLang(lang) {
-		lang = "en"
+	lang, ok := catalog.ParseLang(r.URL.Query().Get("lang"))
+	if !ok {
+		lang = defaultAPILang
 	}
 	return &views.Locale{Lang: lang, Localizer: s.localizers[lang], Origin: s.origin(r)}
 }

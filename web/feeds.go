@@ -48,14 +48,14 @@ type atomFeed struct {
 // feed serves the Atom feed of the newest cases in the URL's language.
 func (s *Server) feed(c echo.Context) error {
 	ctx := c.Request().Context()
-	lang := c.Param("lang")
+	lang := pageLang(c)
 	entries, err := s.cat.Entries(ctx, lang, feedSize)
 	if err != nil {
 		return err
 	}
 	origin := s.origin(c.Request())
 	built := s.cat.BuiltAt(ctx)
-	f := atomFeed{Lang: lang, Title: views.T(ctx, "feed.title"), ID: origin + views.FeedURL(lang), Updated: built,
+	f := atomFeed{Lang: string(lang), Title: views.T(ctx, "feed.title"), ID: origin + views.FeedURL(lang), Updated: built,
 		Links: []atomLink{{Href: origin + views.FeedURL(lang), Rel: "self"}, {Href: origin + views.HomeURL(lang), Rel: "alternate"}}}
 	for _, e := range entries {
 		f.Entries = append(f.Entries, atomEntry{Title: e.Title, ID: origin + views.CaseURL(lang, e.ID),
@@ -101,27 +101,29 @@ func (s *Server) sitemap(c echo.Context) error {
 	origin := s.origin(c.Request())
 	var paths []string // paths after the language prefix
 	paths = append(paths, "/", "/graph", "/api")
+	first := catalog.Langs[0]
+	unprefix := func(path string) string { return strings.TrimPrefix(path, "/"+string(first)) }
 	for _, kind := range catalog.TopicKinds {
-		for _, t := range s.cat.Values("en", kind) {
-			paths = append(paths, strings.TrimPrefix(views.TopicURL("en", t), "/en"))
+		for _, t := range s.cat.Values(first, kind) {
+			paths = append(paths, unprefix(views.TopicURL(first, t)))
 		}
 	}
-	entries, err := s.cat.Entries(ctx, "en", sitemapMax/2-len(paths))
+	entries, err := s.cat.Entries(ctx, first, sitemapMax/2-len(paths))
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		paths = append(paths, strings.TrimPrefix(views.CaseURL("en", e.ID), "/en"))
+		paths = append(paths, unprefix(views.CaseURL(first, e.ID)))
 	}
 	sm := sitemap{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml"}
 	for _, p := range paths {
-		links := []sitemapLink{
-			{Rel: "alternate", Lang: "ko", Href: origin + "/ko" + p},
-			{Rel: "alternate", Lang: "en", Href: origin + "/en" + p},
-			{Rel: "alternate", Lang: "x-default", Href: origin + "/ko" + p},
-		}
+		var links []sitemapLink
 		for _, lang := range catalog.Langs {
-			sm.URLs = append(sm.URLs, sitemapURL{Loc: origin + "/" + lang + p, Links: links})
+			links = append(links, sitemapLink{Rel: "alternate", Lang: string(lang), Href: origin + "/" + string(lang) + p})
+		}
+		links = append(links, sitemapLink{Rel: "alternate", Lang: "x-default", Href: origin + "/" + string(first) + p})
+		for _, lang := range catalog.Langs {
+			sm.URLs = append(sm.URLs, sitemapURL{Loc: origin + "/" + string(lang) + p, Links: links})
 		}
 	}
 	return s.xml(c, "application/xml; charset=utf-8", sm)

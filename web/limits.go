@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
+	"incidentlib/internal/catalog"
 	"incidentlib/views"
 )
 
@@ -120,7 +121,7 @@ func (s *Server) tooManyRenders(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusTooManyRequests)
 	}
 	lang := views.LocaleOf(r.Context()).Lang
-	if !validLang(lang) {
+	if _, ok := catalog.ParseLang(string(lang)); !ok {
 		lang = preferredLang(r)
 	}
 	v, ok := s.refusals.Load(lang)

@@ -16,11 +16,11 @@ import (
 const langCookie = "lang"
 
 // langCookies are the Set-Cookie values remembering the reader's language for a year.
-var langCookies = map[string]string{}
+var langCookies = map[catalog.Lang]string{}
 
 func init() {
 	for _, lang := range catalog.Langs {
-		langCookies[lang] = (&http.Cookie{Name: langCookie, Value: lang, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
+		langCookies[lang] = (&http.Cookie{Name: langCookie, Value: string(lang), Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
 			SameSite: http.SameSiteLaxMode, HttpOnly: true}).String()
 	}
 }
@@ -29,18 +29,27 @@ func init() {
 var langMatcher = language.NewMatcher(func() []language.Tag {
 	var tags []language.Tag
 	for _, l := range catalog.Langs {
-		tags = append(tags, language.Make(l))
+		tags = append(tags, language.Make(string(l)))
 	}
 	return tags
 }())
 
-func validLang(lang string) bool { return catalog.IsLang(lang) }
+// validLang reports whether s names one of catalog.Langs.
+func validLang(s string) bool {
+	_, ok := catalog.ParseLang(s)
+	return ok
+}
+
+// pageLang is the language of a page request, which withLocale has checked.
+func pageLang(c echo.Context) catalog.Lang { return catalog.Lang(c.Param("lang")) }
 
 // preferredLang picks the language for a path without one: the cookie the reader's last page
-// set, then Accept-Language, then Korean.
-func preferredLang(r *http.Request) string {
-	if c, err := r.Cookie(langCookie); err == nil && validLang(c.Value) {
-		return c.Value
+// set, then Accept-Language, then the site's default.
+func preferredLang(r *http.Request) catalog.Lang {
+	if c, err := r.Cookie(langCookie); err == nil {
+		if l, ok := catalog.ParseLang(c.Value); ok {
+			return l
+		}
 	}
 	if al := r.Header.Get("Accept-Language"); al != "" {
 		tags, _, err := language.ParseAcceptLanguage(al)
@@ -51,15 +60,15 @@ func preferredLang(r *http.Request) string {
 			}
 		}
 	}
-	return "ko"
+	return catalog.Langs[0]
 }
 
 // withLocale checks the language segment and puts the request's views.Locale in its context.
 // A first segment that is not a language means a path without one: it is redirected.
 func (s *Server) withLocale(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		lang := c.Param("lang")
-		if !validLang(lang) {
+		lang, ok := catalog.ParseLang(c.Param("lang"))
+		if !ok {
 			return s.fallback(c)
 		}
 		r := c.Request()
@@ -67,7 +76,7 @@ func (s *Server) withLocale(next echo.HandlerFunc) echo.HandlerFunc {
 		loc := &views.Locale{
 			Lang:      lang,
 			Localizer: s.localizers[lang],
-			Path:      strings.TrimPrefix(r.URL.Path, "/"+lang),
+			Path:      strings.TrimPrefix(r.URL.Path, "/"+string(lang)),
 			RawQuery:  raw, // only what the page reads, as the cache keeps it
 			Origin:    s.origin(r),
 		}
@@ -93,7 +102,7 @@ func langRedirect(c echo.Context, path string) error {
 	h.Set("Vary", "Cookie, Accept-Language")
 	h.Set("Cache-Control", "private, max-age=0")
 	h.Add("Set-Cookie", langCookies[lang])
-	return c.Redirect(http.StatusFound, "/"+lang+path)
+	return c.Redirect(http.StatusFound, "/"+string(lang)+path)
 }
 
 // redirectToLang sends / to the reader's language.
@@ -104,17 +113,17 @@ func (s *Server) redirectToLang(c echo.Context) error {
 // switchLang remembers the language a reader switched to and sends them to the page in it.
 // Pages carry no cookie, so shared caches keep them; this answer is the one that sets it.
 func (s *Server) switchLang(c echo.Context) error {
-	lang := c.Param("lang")
+	lang, ok := catalog.ParseLang(c.Param("lang"))
 	to := c.QueryParam("to")
-	if !validLang(lang) || !strings.HasPrefix(to, "/"+lang+"/") || strings.HasPrefix(to, "//") || strings.ContainsAny(to, "\\\r\n") {
-		to = "/" + preferredLang(c.Request()) + "/"
-		if validLang(lang) {
-			to = "/" + lang + "/"
+	if !ok || !strings.HasPrefix(to, "/"+string(lang)+"/") || strings.HasPrefix(to, "//") || strings.ContainsAny(to, "\\\r\n") {
+		to = "/" + string(preferredLang(c.Request())) + "/"
+		if ok {
+			to = "/" + string(lang) + "/"
 		}
 	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", "no-store")
-	if validLang(lang) {
+	if ok {
 		h.Add("Set-Cookie", langCookies[lang])
 	}
 	return c.Redirect(http.StatusSeeOther, to)
@@ -122,7 +131,7 @@ func (s *Server) switchLang(c echo.Context) error {
 
 // redirectToSlash sends /ko to /ko/.
 func (s *Server) redirectToSlash(c echo.Context) error {
-	return c.Redirect(http.StatusMovedPermanently, "/"+c.Param("lang")+"/"+query(c.Request().URL))
+	return c.Redirect(http.StatusMovedPermanently, "/"+string(pageLang(c))+"/"+query(c.Request().URL))
 }
 
 // langPaths are the first segments of pages that exist under a language prefix: the pages of
@@ -181,8 +190,9 @@ func query(u *url.URL) string {
 func (s *Server) localeFor(r *http.Request) *views.Locale {
 	lang := preferredLang(r)
 	rest := r.URL.Path
-	if seg, after, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/"); validLang(seg) {
-		lang, rest = seg, "/"+after
+	seg, after, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	if l, ok := catalog.ParseLang(seg); ok {
+		lang, rest = l, "/"+after
 	}
 	return &views.Locale{Lang: lang, Localizer: s.localizers[lang], Path: rest, Origin: s.origin(r)}
 }

@@ -166,10 +166,10 @@ var vocabTool = &mcp.Tool{
 // Arguments of the tools. Descriptions come from the jsonschema tags, bounds from inputSchema.
 
 type searchInput struct {
-	Query    string `json:"query,omitempty" jsonschema:"a symptom, a sentence or a few words in Korean or English, e.g. 'DNS 장애' or 'certificate expired'; empty lists the filtered cases newest first"`
-	Lang     string `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
-	Page     int    `json:"page,omitempty" jsonschema:"page of the results, from 1"`
-	PageSize int    `json:"page_size,omitempty" jsonschema:"cases per page"`
+	Query    string       `json:"query,omitempty" jsonschema:"a symptom, a sentence or a few words in Korean or English, e.g. 'DNS 장애' or 'certificate expired'; empty lists the filtered cases newest first"`
+	Lang     catalog.Lang `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
+	Page     int          `json:"page,omitempty" jsonschema:"page of the results, from 1"`
+	PageSize int          `json:"page_size,omitempty" jsonschema:"cases per page"`
 	// Filters are the arguments named after the kinds of catalog.FilterKinds ("cause": [...]):
 	// inputSchema declares them and UnmarshalJSON reads them.
 	Filters map[catalog.Kind][]string `json:"-"`
@@ -201,14 +201,14 @@ func (in *searchInput) UnmarshalJSON(b []byte) error {
 }
 
 type incidentInput struct {
-	ID   string `json:"id" jsonschema:"case id such as IL-0003, in any case"`
-	Lang string `json:"lang,omitempty" jsonschema:"language of the answer: en or ko; leave it out for both"`
+	ID   string       `json:"id" jsonschema:"case id such as IL-0003, in any case"`
+	Lang catalog.Lang `json:"lang,omitempty" jsonschema:"language of the answer: en or ko; leave it out for both"`
 }
 
 type listInput struct {
 	Kind     catalog.Kind `json:"kind" jsonschema:"the kind of value"`
 	Slug     string       `json:"slug" jsonschema:"the value's slug, e.g. power-facility (see vocab)"`
-	Lang     string       `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
+	Lang     catalog.Lang `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
 	Page     int          `json:"page,omitempty" jsonschema:"page of the results, from 1"`
 	PageSize int          `json:"page_size,omitempty" jsonschema:"cases per page"`
 }
@@ -216,13 +216,13 @@ type listInput struct {
 type topicInput struct {
 	Kind catalog.Kind `json:"kind" jsonschema:"the kind of value"`
 	Slug string       `json:"slug" jsonschema:"the value's slug, e.g. power-facility (see vocab)"`
-	Lang string       `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
+	Lang catalog.Lang `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
 }
 
 type vocabInput struct {
 	Words string       `json:"words,omitempty" jsonschema:"words in Korean or English naming a cause, symptom, component, factor or organization; empty lists everything"`
 	Kind  catalog.Kind `json:"kind,omitempty" jsonschema:"only values of this kind"`
-	Lang  string       `json:"lang,omitempty" jsonschema:"language of labels and definitions: en or ko"`
+	Lang  catalog.Lang `json:"lang,omitempty" jsonschema:"language of labels and definitions: en or ko"`
 }
 
 // The tools. Each reads its arguments into a catalog.Filter or an id, asks the store, builds the
@@ -258,7 +258,7 @@ func (s *Server) toolListIncidents(ctx context.Context, req *mcp.CallToolRequest
 
 // toolList checks a filter built from typed arguments as the site checks one read from a URL,
 // and returns one page of it.
-func (s *Server) toolList(ctx context.Context, lang string, f catalog.Filter) (model.ToolList, error) {
+func (s *Server) toolList(ctx context.Context, lang catalog.Lang, f catalog.Filter) (model.ToolList, error) {
 	f, err := s.checkFilter(f)
 	if err != nil {
 		return model.ToolList{}, err
@@ -290,7 +290,7 @@ func (s *Server) toolGetIncident(ctx context.Context, req *mcp.CallToolRequest, 
 	if err != nil {
 		return nil, model.Case{}, s.toolError(ctx, req, err)
 	}
-	text := mcptext.Case(ctx, langs, out, func(l string) context.Context { return s.toolLocale(ctx, l) })
+	text := mcptext.Case(ctx, langs, out, func(l catalog.Lang) context.Context { return s.toolLocale(ctx, l) })
 	return textResult(text), out, nil
 }
 
@@ -334,7 +334,7 @@ func (s *Server) toolVocab(ctx context.Context, _ *mcp.CallToolRequest, in vocab
 
 // toolLocale sets the language of an answer in ctx for views.T, keeping the origin the request
 // came through.
-func (s *Server) toolLocale(ctx context.Context, lang string) context.Context {
+func (s *Server) toolLocale(ctx context.Context, lang catalog.Lang) context.Context {
 	return views.WithLocale(ctx, &views.Locale{Lang: lang, Localizer: s.localizers[lang], Origin: views.LocaleOf(ctx).Origin})
 }
 

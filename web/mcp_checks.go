@@ -26,9 +26,9 @@ var getChecklistTool = &mcp.Tool{
 }
 
 type checklistInput struct {
-	Component []string `json:"component,omitempty" jsonschema:"component slugs of the system (see vocab), e.g. database"`
-	Factor    []string `json:"factor,omitempty" jsonschema:"contributing factor slugs to guard against (see vocab)"`
-	Lang      string   `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
+	Component []string     `json:"component,omitempty" jsonschema:"component slugs of the system (see vocab), e.g. database"`
+	Factor    []string     `json:"factor,omitempty" jsonschema:"contributing factor slugs to guard against (see vocab)"`
+	Lang      catalog.Lang `json:"lang,omitempty" jsonschema:"language of the answer: en or ko"`
 }
 
 // toolGetChecklist answers with the checklist for a stack, as the checks page does.

@@ -25,7 +25,10 @@ func inputSchema[In any]() *jsonschema.Schema {
 	for name, p := range s.Properties {
 		switch name {
 		case "lang":
-			p.Enum = []any{"en", "ko"}
+			p.Enum = []any{}
+			for _, l := range caseLangs("") { // the default first
+				p.Enum = append(p.Enum, string(l))
+			}
 		case "kind":
 			p.Enum = []any{}
 			for _, k := range toolKinds {

@@ -15,7 +15,7 @@ import (
 
 // defaultAPILang is the language of API and MCP answers that do not name one; both languages'
 // text is given when a case is asked for without one.
-const defaultAPILang = "en"
+const defaultAPILang = catalog.English
 
 func term(t catalog.Term) model.Term { return model.Term{Kind: t.Kind, Slug: t.Slug, Label: t.Label} }
 
@@ -36,7 +36,7 @@ func facets(fs []catalog.Facet) []model.Facet {
 }
 
 // cardsOf builds list cards; summaryChars > 0 cuts each summary to about that many characters.
-func cardsOf(ctx context.Context, lang string, cs []catalog.Card, summaryChars int) []model.Card {
+func cardsOf(ctx context.Context, lang catalog.Lang, cs []catalog.Card, summaryChars int) []model.Card {
 	out := make([]model.Card, 0, len(cs))
 	for _, c := range cs {
 		var snip strings.Builder
@@ -53,7 +53,7 @@ func cardsOf(ctx context.Context, lang string, cs []catalog.Card, summaryChars i
 	return out
 }
 
-func relatedOf(ctx context.Context, lang string, rs []catalog.Related) []model.Related {
+func relatedOf(ctx context.Context, lang catalog.Lang, rs []catalog.Related) []model.Related {
 	out := make([]model.Related, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, model.Related{ID: r.ID, URL: views.AbsURL(ctx, views.CaseURL(lang, r.ID)), Title: r.Title, Org: term(r.Org),
@@ -64,8 +64,8 @@ func relatedOf(ctx context.Context, lang string, rs []catalog.Related) []model.R
 
 // caseOf reads a case in the languages asked for (the first gives labels and links) and builds
 // its model. ctx must carry the first language's locale.
-func (s *Server) caseOf(ctx context.Context, langs []string, id string) (model.Case, error) {
-	out := model.Case{Text: map[string]catalog.Text{}, Timeline: []model.Event{}, Checks: []model.CheckLink{}, Links: []model.CaseLink{}}
+func (s *Server) caseOf(ctx context.Context, langs []catalog.Lang, id string) (model.Case, error) {
+	out := model.Case{Text: map[catalog.Lang]catalog.Text{}, Timeline: []model.Event{}, Checks: []model.CheckLink{}, Links: []model.CaseLink{}}
 	lang := langs[0]
 	for i, l := range langs {
 		cs, err := s.cat.Case(ctx, l, id)
@@ -76,7 +76,7 @@ func (s *Server) caseOf(ctx context.Context, langs []string, id string) (model.C
 		for j, e := range cs.Timeline {
 			if i == 0 {
 				out.Timeline = append(out.Timeline, model.Event{At: e.At.Format("2006-01-02T15:04Z07:00"),
-					UTC: e.At.UTC().Format("2006-01-02T15:04Z07:00"), Mark: e.Mark, Text: map[string]string{}})
+					UTC: e.At.UTC().Format("2006-01-02T15:04Z07:00"), Mark: e.Mark, Text: map[catalog.Lang]string{}})
 			}
 			out.Timeline[j].Text[l] = e.Text
 		}
@@ -107,7 +107,7 @@ func (s *Server) caseOf(ctx context.Context, langs []string, id string) (model.C
 	return out, nil
 }
 
-func checkOf(ctx context.Context, lang string, c catalog.CheckSummary) model.Check {
+func checkOf(ctx context.Context, lang catalog.Lang, c catalog.CheckSummary) model.Check {
 	return model.Check{Slug: c.Slug, URL: views.AbsURL(ctx, views.CheckURL(lang, c.Slug)), Title: c.Label, Why: c.Why,
 		Components: terms(c.Components), Factors: terms(c.Factors), Cases: c.Cases}
 }

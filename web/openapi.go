@@ -64,7 +64,7 @@ func completeOpenAPI(base []byte) ([]byte, error) {
 		for _, d := range catalog.Kinds {
 			params = append(params, jsonObject{"name": string(d.Kind), "in": "query", "required": false,
 				"description": fmt.Sprintf("Filter by %s, e.g. %s; repeat for OR within the kind. Kinds combine with AND.", d.Noun, d.Example),
-				"schema": list(str), "style": "form", "explode": true})
+				"schema":      list(str), "style": "form", "explode": true})
 		}
 	}
 	op["parameters"] = params
@@ -120,4 +120,3 @@ func completeOpenAPI(base []byte) ([]byte, error) {
 	schemas["Text"] = jsonObject{"type": "object", "required": required, "properties": text, "additionalProperties": false}
 	return json.MarshalIndent(doc, "", "  ")
 }
-

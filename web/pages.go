@@ -13,7 +13,7 @@ import (
 
 // listCases renders the listing: search, filters, cards and the summary of the result set.
 func (s *Server) listCases(c echo.Context) error {
-	lang := c.Param("lang")
+	lang := pageLang(c)
 	f, dropped, err := s.parseFilterLenient(c.Request().URL.RawQuery, catalog.DefaultPageSize)
 	if err != nil {
 		return err
@@ -47,7 +47,7 @@ func caseIDIn(q string) (string, bool) {
 
 // widen counts, for a search with no result, the cases each applied value's removal would give:
 // the search words (as the value "q") and every filter value.
-func (s *Server) widen(c echo.Context, lang string, f catalog.Filter) ([]catalog.Facet, error) {
+func (s *Server) widen(c echo.Context, lang catalog.Lang, f catalog.Filter) ([]catalog.Facet, error) {
 	var out []catalog.Facet
 	try := func(t catalog.Term, g catalog.Filter) error {
 		g.Page, g.PageSize = 1, 1
@@ -90,9 +90,9 @@ func (s *Server) widen(c echo.Context, lang string, f catalog.Filter) ([]catalog
 func (s *Server) showCase(c echo.Context) error {
 	id := strings.ToUpper(c.Param("id"))
 	if id != c.Param("id") {
-		return c.Redirect(http.StatusMovedPermanently, views.CaseURL(c.Param("lang"), id))
+		return c.Redirect(http.StatusMovedPermanently, views.CaseURL(pageLang(c), id))
 	}
-	cs, err := s.cat.Case(c.Request().Context(), c.Param("lang"), id)
+	cs, err := s.cat.Case(c.Request().Context(), pageLang(c), id)
 	if err != nil {
 		return s.caseNotFound(err, id)
 	}
@@ -100,7 +100,7 @@ func (s *Server) showCase(c echo.Context) error {
 	switch view := c.QueryParam("view"); view {
 	case "":
 	case "both":
-		other, err := s.cat.Case(c.Request().Context(), catalog.OtherLang(c.Param("lang")), id)
+		other, err := s.cat.Case(c.Request().Context(), pageLang(c).Other(), id)
 		if err != nil {
 			return err
 		}
@@ -112,7 +112,7 @@ func (s *Server) showCase(c echo.Context) error {
 	if from := c.QueryParam("from"); strings.HasPrefix(from, views.TopicFromPrefix) {
 		k, slug, _ := strings.Cut(strings.TrimPrefix(from, views.TopicFromPrefix), "/")
 		if kind := catalog.Kind(k); kind.IsTopic() && s.cat.Known(kind, slug) {
-			t := s.cat.Term(c.Param("lang"), kind, slug)
+			t := s.cat.Term(pageLang(c), kind, slug)
 			v.FromTopic, v.FromQuery = &t, from
 			walk = catalog.Filter{Values: map[catalog.Kind][]string{kind: {slug}}}
 		}
@@ -121,12 +121,12 @@ func (s *Server) showCase(c echo.Context) error {
 			v.From, v.FromQuery, walk = &f, from, f
 		}
 	}
-	prev, next, ok, err := s.cat.Around(c.Request().Context(), c.Param("lang"), walk, id)
+	prev, next, ok, err := s.cat.Around(c.Request().Context(), pageLang(c), walk, id)
 	if err != nil {
 		return err
 	}
 	if !ok && v.FromQuery != "" { // the case is not in that listing: walk the whole catalog
-		if prev, next, _, err = s.cat.Around(c.Request().Context(), c.Param("lang"), catalog.Filter{}, id); err != nil {
+		if prev, next, _, err = s.cat.Around(c.Request().Context(), pageLang(c), catalog.Filter{}, id); err != nil {
 			return err
 		}
 	}
@@ -155,7 +155,7 @@ func (s *Server) showTopic(c echo.Context) error {
 		}
 		page = n
 	}
-	t, err := s.cat.TopicPage(c.Request().Context(), c.Param("lang"), kind, c.Param("slug"), page, catalog.DefaultPageSize)
+	t, err := s.cat.TopicPage(c.Request().Context(), pageLang(c), kind, c.Param("slug"), page, catalog.DefaultPageSize)
 	if errorsIsNotFound(err) {
 		return &notFound{id: "error.topic_not_found", data: map[string]any{"Kind": views.KindLabel(c.Request().Context(), kind), "Slug": clipValue(c.Param("slug"))}, err: err}
 	}
@@ -169,10 +169,10 @@ func (s *Server) showTopic(c echo.Context) error {
 	if kind == catalog.KindOrg {
 		v.Country = s.cat.Country(c.Param("slug"))
 	}
-	if v.Spread, err = s.cat.TopicSpread(c.Request().Context(), c.Param("lang"), kind, c.Param("slug")); err != nil {
+	if v.Spread, err = s.cat.TopicSpread(c.Request().Context(), pageLang(c), kind, c.Param("slug")); err != nil {
 		return err
 	}
-	st, err := s.cat.Stats(c.Request().Context(), c.Param("lang"))
+	st, err := s.cat.Stats(c.Request().Context(), pageLang(c))
 	if err != nil {
 		return err
 	}
@@ -182,9 +182,9 @@ func (s *Server) showTopic(c echo.Context) error {
 		ids = append(ids, card.ID)
 	}
 	if kind == catalog.KindComponent || kind == catalog.KindFactor {
-		v.Checks = s.cat.Checks(c.Param("lang"), filterOf(kind, c.Param("slug"), catalog.KindComponent), filterOf(kind, c.Param("slug"), catalog.KindFactor))
+		v.Checks = s.cat.Checks(pageLang(c), filterOf(kind, c.Param("slug"), catalog.KindComponent), filterOf(kind, c.Param("slug"), catalog.KindFactor))
 	} else {
-		v.Checks = s.cat.ChecksFor(c.Param("lang"), ids, 8)
+		v.Checks = s.cat.ChecksFor(pageLang(c), ids, 8)
 	}
 	return render(c, http.StatusOK, views.TopicPage(v))
 }
@@ -195,7 +195,7 @@ func (s *Server) showGraph(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	spread, links, total, err := s.cat.Graph(c.Request().Context(), c.Param("lang"), f)
+	spread, links, total, err := s.cat.Graph(c.Request().Context(), pageLang(c), f)
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func (s *Server) showAPIPage(c echo.Context) error {
 // caseCard draws a case's link-preview image (1200×630 PNG). It is drawn once per language and
 // kept with the other answers.
 func (s *Server) caseCard(c echo.Context) error {
-	lang, id := c.Param("lang"), c.Param("id")
+	lang, id := pageLang(c), c.Param("id")
 	cs, err := s.cat.Case(c.Request().Context(), lang, id)
 	if err != nil {
 		return s.caseNotFound(err, id)
@@ -225,7 +225,7 @@ func (s *Server) caseCard(c echo.Context) error {
 
 // showStats renders the spread of time to detect and to resolve by cause and component.
 func (s *Server) showStats(c echo.Context) error {
-	st, err := s.cat.Stats(c.Request().Context(), c.Param("lang"))
+	st, err := s.cat.Stats(c.Request().Context(), pageLang(c))
 	if err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func (s *Server) showIndex(c echo.Context) error {
 	if !ok {
 		return echo.ErrNotFound
 	}
-	lang := c.Param("lang")
+	lang := pageLang(c)
 	entries, err := s.cat.Index(c.Request().Context(), lang, kind)
 	if err != nil {
 		return err

@@ -52,7 +52,7 @@ type Server struct {
 	e          *echo.Echo
 	cat        *catalog.Store
 	log        *slog.Logger
-	localizers map[string]*i18n.Localizer
+	localizers map[catalog.Lang]*i18n.Localizer
 	cfg        Config
 	metrics    *metrics
 	cache      *responseCache
@@ -80,9 +80,9 @@ func New(cfg Config) *Server {
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = 10 * time.Second
 	}
-	s := &Server{e: echo.New(), cat: cfg.Catalog, log: cfg.Logger, cfg: cfg, localizers: map[string]*i18n.Localizer{}, metrics: newMetrics(), cache: newResponseCache()}
+	s := &Server{e: echo.New(), cat: cfg.Catalog, log: cfg.Logger, cfg: cfg, localizers: map[catalog.Lang]*i18n.Localizer{}, metrics: newMetrics(), cache: newResponseCache()}
 	for _, lang := range catalog.Langs {
-		s.localizers[lang] = i18n.NewLocalizer(cfg.Bundle, lang)
+		s.localizers[lang] = i18n.NewLocalizer(cfg.Bundle, string(lang))
 	}
 	s.idPrefix = randomPrefix()
 	s.renders = make(chan struct{}, renderSlots())

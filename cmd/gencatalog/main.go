@@ -174,11 +174,11 @@ func sentences(s string) []string {
 // sentences, a share of them swapped for sentences of the same field of other cases.
 func generate(real *build.Data, n int, seed uint64) *build.Data {
 	rng := rand.New(rand.NewPCG(seed, 0x1f2e3d4c))
-	pools := map[string]pool{"en": {}, "ko": {}}
+	pools := map[catalog.Lang]pool{catalog.English: {}, catalog.Korean: {}}
 	for _, c := range real.Cases {
 		for _, f := range catalog.Fields {
-			pools["en"][f.Key] = append(pools["en"][f.Key], get(&c.EN, f)...)
-			pools["ko"][f.Key] = append(pools["ko"][f.Key], get(&c.KO, f)...)
+			pools[catalog.English][f.Key] = append(pools[catalog.English][f.Key], get(&c.EN, f)...)
+			pools[catalog.Korean][f.Key] = append(pools[catalog.Korean][f.Key], get(&c.KO, f)...)
 		}
 	}
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }

@@ -10,29 +10,6 @@ import (
 // ErrNotFound reports that an id or slug names nothing in the catalog.
 var ErrNotFound = errors.New("not found")
 
-// Langs are the languages every case is written in and the site speaks, the first the default
-// of the site. This list is the only one: the build, the locales, the web server and the views
-// all range over it.
-var Langs = []string{"ko", "en"}
-
-// IsLang reports whether s is one of Langs.
-func IsLang(s string) bool {
-	for _, l := range Langs {
-		if l == s {
-			return true
-		}
-	}
-	return false
-}
-
-// OtherLang is the language that is not lang (there are two).
-func OtherLang(lang string) string {
-	if lang == Langs[0] {
-		return Langs[1]
-	}
-	return Langs[0]
-}
-
 // Term is one value of a kind (a cause, an organization, a year) with its label in one language.
 type Term struct {
 	Kind  Kind
@@ -77,7 +54,7 @@ type Span struct {
 // Case is one incident in one language, with everything its page shows.
 type Case struct {
 	ID            string
-	Lang          string
+	Lang          Lang
 	Org           Term
 	Date          string
 	Severity      string // critical, major, minor or empty

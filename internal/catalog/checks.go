@@ -20,7 +20,7 @@ type timelineEvent struct {
 }
 
 // readTimeline decodes a stored timeline in one language.
-func readTimeline(stored, lang string) ([]Event, error) {
+func readTimeline(stored string, lang Lang) ([]Event, error) {
 	var evs []timelineEvent
 	if err := json.Unmarshal([]byte(stored), &evs); err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func readTimeline(stored, lang string) ([]Event, error) {
 			return nil, err
 		}
 		text := e.KO
-		if lang == "en" {
+		if lang == English {
 			text = e.EN
 		}
 		out = append(out, Event{At: at, Mark: e.Mark, Text: text})
@@ -52,7 +52,7 @@ func ParseEventTime(s string) (time.Time, error) {
 }
 
 // checksOf returns the checks a case's action items support, in the checks' order.
-func (s *Store) checksOf(ctx context.Context, lang string, num int) ([]CheckLink, error) {
+func (s *Store) checksOf(ctx context.Context, lang Lang, num int) ([]CheckLink, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT k.slug, k.title_en, k.title_ko, cc.items FROM case_checks cc
 		JOIN checks k ON k.slug = cc.slug WHERE cc.num = ? ORDER BY k.pos`, num)
 	if err != nil {
@@ -134,7 +134,7 @@ func (s *Store) loadChecks(ctx context.Context) error {
 	return rows.Err()
 }
 
-func (s *Store) summary(lang string, r checkRow) CheckSummary {
+func (s *Store) summary(lang Lang, r checkRow) CheckSummary {
 	cs := CheckSummary{Term: Term{Kind: KindCheck, Slug: r.slug, Label: r.title[li(lang)]}, Why: r.why[li(lang)], Cases: len(r.cases)}
 	for _, c := range r.components {
 		cs.Components = append(cs.Components, s.Term(lang, KindComponent, c))
@@ -148,7 +148,7 @@ func (s *Store) summary(lang string, r checkRow) CheckSummary {
 // Checks lists the checks that at least MinSupport cases support, in their defined order. With
 // components or factors given, only the checks that belong to one of them: the checklist for a
 // stack.
-func (s *Store) Checks(lang string, components, factors []string) []CheckSummary {
+func (s *Store) Checks(lang Lang, components, factors []string) []CheckSummary {
 	var out []CheckSummary
 	for _, r := range s.checks {
 		if len(components)+len(factors) > 0 && !overlaps(r.components, components) && !overlaps(r.factors, factors) {
@@ -161,7 +161,7 @@ func (s *Store) Checks(lang string, components, factors []string) []CheckSummary
 
 // ChecksFor lists the checks that the given cases support most, for a topic page: each with the
 // number of those cases behind it, most first, at most limit.
-func (s *Store) ChecksFor(lang string, ids []string, limit int) []CheckSummary {
+func (s *Store) ChecksFor(lang Lang, ids []string, limit int) []CheckSummary {
 	in := map[string]bool{}
 	for _, id := range ids {
 		in[id] = true
@@ -188,7 +188,7 @@ func (s *Store) ChecksFor(lang string, ids []string, limit int) []CheckSummary {
 }
 
 // Check returns one check with the cases and action items behind it, newest case first.
-func (s *Store) Check(ctx context.Context, lang, slug string) (CheckDetail, error) {
+func (s *Store) Check(ctx context.Context, lang Lang, slug string) (CheckDetail, error) {
 	for _, r := range s.checks {
 		if r.slug != slug {
 			continue

@@ -277,7 +277,7 @@ func (s *Store) queryNums(ctx context.Context, q string, args ...any) ([]int32, 
 }
 
 // Cases returns one page of the cases the filter selects, in lang, with facet counts.
-func (s *Store) Cases(ctx context.Context, lang string, f Filter) (Result, error) {
+func (s *Store) Cases(ctx context.Context, lang Lang, f Filter) (Result, error) {
 	if f.PageSize <= 0 {
 		f.PageSize = DefaultPageSize
 	}
@@ -351,7 +351,7 @@ func (sel *selection) pageNums(f Filter) []int32 {
 }
 
 // cards reads the text of the given cases, in that order, with their tags from the index.
-func (s *Store) cards(ctx context.Context, lang string, ix *index, nums []int32, words []QueryWord) ([]Card, error) {
+func (s *Store) cards(ctx context.Context, lang Lang, ix *index, nums []int32, words []QueryWord) ([]Card, error) {
 	if len(nums) == 0 {
 		return nil, nil
 	}
@@ -406,7 +406,7 @@ func (s *Store) cards(ctx context.Context, lang string, ix *index, nums []int32,
 
 // facets counts, for every kind, the cases each value would give together with the filters of
 // the other kinds. Values with no case are kept (count 0) when they are applied.
-func (s *Store) facets(lang string, f Filter, sel *selection) map[Kind][]Facet {
+func (s *Store) facets(lang Lang, f Filter, sel *selection) map[Kind][]Facet {
 	out := map[Kind][]Facet{}
 	var shared map[int]int // without any filter value every kind is counted over the same set
 	if len(sel.kinds) == 0 && sel.match != nil {
@@ -451,7 +451,7 @@ var vocabKindSet = func() map[Kind]bool {
 
 // spread counts the vocabulary values inside a set of cases, and how often two values occur in
 // the same case, for the summary and the small graph of the set.
-func (s *Store) spread(lang string, ix *index, set bitset) (map[Kind][]Facet, []Link) {
+func (s *Store) spread(lang Lang, ix *index, set bitset) (map[Kind][]Facet, []Link) {
 	out := map[Kind][]Facet{}
 	for id, n := range ix.count(set, vocabKindSet) {
 		k := ix.terms[id]
@@ -490,7 +490,7 @@ const maxLinks = 400
 
 // Suggest finds vocabulary values and organizations that the search words name by label or
 // alias, in either language, leaving out those already applied.
-func (s *Store) Suggest(lang, q string, applied Filter) []Term {
+func (s *Store) Suggest(lang Lang, q string, applied Filter) []Term {
 	words := ParseQuery(q)
 	if len(words) == 0 {
 		return nil
@@ -565,13 +565,13 @@ const MaxTopicCards = 100
 
 // Topic returns a value of a kind (cause, symptom, component, factor, org) with its newest
 // MaxTopicCards cases.
-func (s *Store) Topic(ctx context.Context, lang string, kind Kind, slug string) (Topic, error) {
+func (s *Store) Topic(ctx context.Context, lang Lang, kind Kind, slug string) (Topic, error) {
 	return s.TopicPage(ctx, lang, kind, slug, 1, MaxTopicCards)
 }
 
 // TopicPage returns a value of a kind with one page of its cases, newest first. A page past
 // the end has no cards.
-func (s *Store) TopicPage(ctx context.Context, lang string, kind Kind, slug string, page, size int) (Topic, error) {
+func (s *Store) TopicPage(ctx context.Context, lang Lang, kind Kind, slug string, page, size int) (Topic, error) {
 	if kind == KindYear || !s.Known(kind, slug) {
 		return Topic{}, fmt.Errorf("%s %q: %w", kind, slug, ErrNotFound)
 	}
@@ -646,7 +646,7 @@ func (s *Store) TopicPage(ctx context.Context, lang string, kind Kind, slug stri
 }
 
 // Graph returns the values of the cases a filter selects and how often they occur together.
-func (s *Store) Graph(ctx context.Context, lang string, f Filter) (map[Kind][]Facet, []Link, int, error) {
+func (s *Store) Graph(ctx context.Context, lang Lang, f Filter) (map[Kind][]Facet, []Link, int, error) {
 	sel, _, err := s.selectCases(ctx, f, ParseQuery(f.Q), SortNewest)
 	if err != nil {
 		return nil, nil, 0, err
@@ -657,7 +657,7 @@ func (s *Store) Graph(ctx context.Context, lang string, f Filter) (map[Kind][]Fa
 
 // Closest returns up to n values of kind whose slug or label (in either language) is nearest
 // to what was typed, for "did you mean": the nearest first, only those within a few edits.
-func (s *Store) Closest(lang string, kind Kind, typed string, n int) []Term {
+func (s *Store) Closest(lang Lang, kind Kind, typed string, n int) []Term {
 	typed = strings.ToLower(strings.TrimSpace(typed))
 	if typed == "" {
 		return nil
@@ -767,7 +767,7 @@ type Neighbour struct {
 // Around returns the cases just before (newer, in the default order) and after a case in the
 // order of the listing f selects, so a reader can walk a result list case by case. It reports
 // false when the case is not in the listing.
-func (s *Store) Around(ctx context.Context, lang string, f Filter, id string) (prev, next Neighbour, ok bool, err error) {
+func (s *Store) Around(ctx context.Context, lang Lang, f Filter, id string) (prev, next Neighbour, ok bool, err error) {
 	r := Result{Filter: f, Words: ParseQuery(f.Q)}
 	sortBy := f.Sort
 	if sortBy == "" || sortBy == SortRelevance && len(r.Words) == 0 {
@@ -818,11 +818,8 @@ func (s *Store) Around(ctx context.Context, lang string, f Filter, id string) (p
 // MatchVocab finds the values of the given kinds that words name, in vocabulary order: by a
 // whole label or alias, as Suggest finds them, or by the beginning of a word of a label, alias
 // or slug in either language. Without words it lists every value.
-func (s *Store) MatchVocab(lang, words string, kinds []Kind) []VocabEntry {
-	other := "ko"
-	if lang == "ko" {
-		other = "en"
-	}
+func (s *Store) MatchVocab(lang Lang, words string, kinds []Kind) []VocabEntry {
+	other := lang.Other()
 	named := map[termKey]bool{}
 	for _, v := range s.Suggest(lang, words, Filter{}) {
 		named[termKey{v.Kind, v.Slug}] = true

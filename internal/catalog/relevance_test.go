@@ -42,10 +42,10 @@ const minMeanPrecision = 0.90
 
 // relevanceQuery is one entry of testdata/relevance.yaml.
 type relevanceQuery struct {
-	Q      string   `yaml:"q"`
-	Lang   string   `yaml:"lang"`
-	Expect []string `yaml:"expect"`
-	First  string   `yaml:"first"`
+	Q      string       `yaml:"q"`
+	Lang   catalog.Lang `yaml:"lang"`
+	Expect []string     `yaml:"expect"`
+	First  string       `yaml:"first"`
 }
 
 // openRealCatalog builds the catalog from data/ into a temporary file and opens it.
@@ -90,13 +90,13 @@ func loadRelevanceQueries(t *testing.T, d *build.Data) []relevanceQuery {
 		if strings.TrimSpace(q.Q) == "" {
 			t.Errorf("%s: empty q", where)
 		}
-		if q.Lang != "ko" && q.Lang != "en" {
-			t.Errorf("%s: lang %q, want ko or en", where, q.Lang)
+		if _, ok := catalog.ParseLang(string(q.Lang)); !ok {
+			t.Errorf("%s: lang %q, want one of %v", where, q.Lang, catalog.Langs)
 		}
-		if seen[q.Lang+"\x00"+q.Q] {
+		if seen[string(q.Lang)+"\x00"+q.Q] {
 			t.Errorf("%s: duplicate query", where)
 		}
-		seen[q.Lang+"\x00"+q.Q] = true
+		seen[string(q.Lang)+"\x00"+q.Q] = true
 		if len(q.Expect) == 0 || len(q.Expect) > maxExpectPerQuery {
 			t.Errorf("%s: %d expected ids, want 1 to %d", where, len(q.Expect), maxExpectPerQuery)
 		}
@@ -152,8 +152,8 @@ func TestRelevance(t *testing.T) {
 		t.Errorf("%s has %d queries, want at least 44", relevanceFile, n)
 	}
 	ctx := context.Background()
-	sum := map[string]float64{}
-	count := map[string]int{}
+	sum := map[catalog.Lang]float64{}
+	count := map[catalog.Lang]int{}
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n%s %s %-4s  %-44s  %s\n", padRunes("query", 52), "lang", "P@5", "top 5", "missed")
 	for _, q := range qs {
@@ -184,7 +184,7 @@ func TestRelevance(t *testing.T) {
 	}
 	t.Log(table.String())
 	all := (sum["ko"] + sum["en"]) / float64(count["ko"]+count["en"])
-	for _, lang := range []string{"ko", "en"} {
+	for _, lang := range catalog.Langs {
 		if count[lang] > 0 {
 			t.Logf("mean P@5 %s: %.3f over %d queries", lang, sum[lang]/float64(count[lang]), count[lang])
 		}

@@ -27,7 +27,7 @@ type Stats struct {
 // Stats computes the spreads over the whole catalog. Groups are by a case's main value (the
 // first it lists), so each case counts once per kind; groups with no known duration are left
 // out.
-func (s *Store) Stats(ctx context.Context, lang string) (Stats, error) {
+func (s *Store) Stats(ctx context.Context, lang Lang) (Stats, error) {
 	if v, ok := s.stats.Load(lang); ok { // the catalog never changes: worked out once per language
 		return v.(Stats), nil
 	}
@@ -38,7 +38,7 @@ func (s *Store) Stats(ctx context.Context, lang string) (Stats, error) {
 	return st, err
 }
 
-func (s *Store) computeStats(ctx context.Context, lang string) (Stats, error) {
+func (s *Store) computeStats(ctx context.Context, lang Lang) (Stats, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT t.kind, t.slug, c.time_to_detect, c.time_to_resolve FROM tags t
 		JOIN cases c ON c.num = t.num WHERE t.pos = 0 AND t.kind IN (?, ?)`, KindCause, KindComponent)
 	if err != nil {
@@ -92,7 +92,7 @@ func (s *Store) computeStats(ctx context.Context, lang string) (Stats, error) {
 }
 
 // TopicSpread is the spread of a value's cases (any case carrying it, not only as main value).
-func (s *Store) TopicSpread(ctx context.Context, lang string, kind Kind, slug string) (Spread, error) {
+func (s *Store) TopicSpread(ctx context.Context, lang Lang, kind Kind, slug string) (Spread, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT c.time_to_detect, c.time_to_resolve FROM tags t JOIN cases c ON c.num = t.num
 		WHERE t.kind = ? AND t.slug = ?`, kind, slug)
 	if err != nil {

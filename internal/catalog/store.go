@@ -41,8 +41,8 @@ type termRow struct {
 	casesForTopic int
 }
 
-func li(lang string) int {
-	if lang == "en" {
+func li(lang Lang) int {
+	if lang == English {
 		return 0
 	}
 	return 1
@@ -156,7 +156,7 @@ func (s *Store) Known(kind Kind, slug string) bool {
 }
 
 // Term returns the label of a value in lang. Unknown values keep their slug as label.
-func (s *Store) Term(lang string, kind Kind, slug string) Term {
+func (s *Store) Term(lang Lang, kind Kind, slug string) Term {
 	if t, ok := s.terms[termKey{kind, slug}]; ok {
 		return Term{Kind: kind, Slug: slug, Label: t.label[li(lang)]}
 	}
@@ -168,7 +168,7 @@ func (s *Store) Country(org string) string { return s.terms[termKey{KindOrg, org
 
 // Values lists the values of a kind in their defined order (years newest first), with labels.
 // Organizations without cases are left out.
-func (s *Store) Values(lang string, kind Kind) []Term {
+func (s *Store) Values(lang Lang, kind Kind) []Term {
 	var out []Term
 	if kind == KindYear {
 		for _, y := range s.years {
@@ -189,7 +189,7 @@ func (s *Store) Values(lang string, kind Kind) []Term {
 }
 
 // Vocab lists every value of the taxonomy kinds and organizations with definition and count.
-func (s *Store) Vocab(lang string) map[Kind][]VocabEntry {
+func (s *Store) Vocab(lang Lang) map[Kind][]VocabEntry {
 	out := map[Kind][]VocabEntry{}
 	for _, kind := range TopicKinds {
 		for _, t := range s.Values(lang, kind) {
@@ -201,12 +201,12 @@ func (s *Store) Vocab(lang string) map[Kind][]VocabEntry {
 }
 
 // Definition returns a value's one-line definition in lang.
-func (s *Store) Definition(lang string, kind Kind, slug string) string {
+func (s *Store) Definition(lang Lang, kind Kind, slug string) string {
 	return s.terms[termKey{kind, slug}].def[li(lang)]
 }
 
 // Case returns one case in lang, with its related cases.
-func (s *Store) Case(ctx context.Context, lang, id string) (Case, error) {
+func (s *Store) Case(ctx context.Context, lang Lang, id string) (Case, error) {
 	c := Case{ID: id, Lang: lang}
 	var num int
 	var org string
@@ -273,7 +273,7 @@ func (s *Store) sources(ctx context.Context, num int) ([]Source, error) {
 	return out, rows.Err()
 }
 
-func (s *Store) related(ctx context.Context, lang string, num int) ([]Related, error) {
+func (s *Store) related(ctx context.Context, lang Lang, num int) ([]Related, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.org, c.date, t.title, r.score, r.reasons
 		FROM related r JOIN cases c ON c.num = r.other JOIN case_text t ON t.num = r.other AND t.lang = ?
 		WHERE r.num = ? ORDER BY r.pos`, lang, num)
@@ -307,7 +307,7 @@ func (s *Store) related(ctx context.Context, lang string, num int) ([]Related, e
 }
 
 // Similar returns the cases most like one case, best first, with reasons.
-func (s *Store) Similar(ctx context.Context, lang, id string) ([]Related, error) {
+func (s *Store) Similar(ctx context.Context, lang Lang, id string) ([]Related, error) {
 	var num int
 	err := s.db.QueryRowContext(ctx, `SELECT num FROM cases WHERE id = ?`, id).Scan(&num)
 	if err == sql.ErrNoRows {
@@ -321,7 +321,7 @@ func (s *Store) Similar(ctx context.Context, lang, id string) ([]Related, error)
 
 // tagsOf returns the taxonomy tags of cases in display order: by kind in the order of Kinds,
 // each kind in the author's order.
-func (s *Store) tagsOf(ctx context.Context, lang string, nums []int) (map[int][]Term, error) {
+func (s *Store) tagsOf(ctx context.Context, lang Lang, nums []int) (map[int][]Term, error) {
 	out := map[int][]Term{}
 	if len(nums) == 0 {
 		return out, nil
@@ -364,7 +364,7 @@ type Entry struct {
 }
 
 // Entries lists up to limit cases newest first, in lang.
-func (s *Store) Entries(ctx context.Context, lang string, limit int) ([]Entry, error) {
+func (s *Store) Entries(ctx context.Context, lang Lang, limit int) ([]Entry, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.date, c.org, t.title, t.summary FROM cases c
 		JOIN case_text t ON t.num = c.num AND t.lang = ? ORDER BY c.date DESC, c.num DESC LIMIT ?`, lang, limit)
 	if err != nil {
@@ -392,7 +392,7 @@ func (s *Store) BuiltAt(ctx context.Context) string {
 }
 
 // linksOf returns a case's links to other cases, same-event first.
-func (s *Store) linksOf(ctx context.Context, lang string, num int) ([]CaseLink, error) {
+func (s *Store) linksOf(ctx context.Context, lang Lang, num int) ([]CaseLink, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT l.kind, c.id, c.org, c.date, t.headline, t.title FROM case_links l
 		JOIN cases c ON c.num = l.other JOIN case_text t ON t.num = l.other AND t.lang = ?
 		WHERE l.num = ? ORDER BY l.kind DESC, l.pos`, lang, num)
@@ -423,7 +423,7 @@ type IndexEntry struct {
 // Index lists every value of a kind that has cases, with its count, definition (vocabulary
 // kinds) and country (organizations), in the kind's defined order (years newest first). The
 // page sorts them for its language.
-func (s *Store) Index(ctx context.Context, lang string, kind Kind) ([]IndexEntry, error) {
+func (s *Store) Index(ctx context.Context, lang Lang, kind Kind) ([]IndexEntry, error) {
 	var out []IndexEntry
 	if kind == KindYear {
 		rows, err := s.db.QueryContext(ctx, `SELECT year, count(*) FROM cases GROUP BY year ORDER BY year DESC`)

@@ -53,7 +53,7 @@ func (s *Store) Validate(in Filter, lenient bool) (Filter, []Dropped, error) {
 				continue
 			}
 			if !s.Known(kind, v) {
-				closest := s.Closest("en", kind, v, 3)
+				closest := s.Closest(English, kind, v, 3)
 				if lenient {
 					dropped = append(dropped, Dropped{Kind: kind, Value: ClipValue(v), Closest: closest})
 					continue

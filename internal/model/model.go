@@ -40,7 +40,7 @@ type Card struct {
 
 // List is a page of cases as the API's /cases answers it.
 type List struct {
-	Lang        string                    `json:"lang"`
+	Lang        catalog.Lang              `json:"lang"`
 	Query       string                    `json:"q"`
 	Filters     map[catalog.Kind][]string `json:"filters"`
 	Sort        string                    `json:"sort"`
@@ -57,7 +57,7 @@ type List struct {
 // ToolList is a page of cases as the MCP tools answer it: the same cards, with the listing's
 // address instead of its facets.
 type ToolList struct {
-	Lang        string                    `json:"lang"`
+	Lang        catalog.Lang              `json:"lang"`
 	Query       string                    `json:"query,omitempty"`
 	Filters     map[catalog.Kind][]string `json:"filters" jsonschema:"applied filter slugs by kind"`
 	Sort        string                    `json:"sort" jsonschema:"relevance, newest or oldest"`
@@ -85,10 +85,10 @@ type Related struct {
 
 // Event is a moment of a case's timeline.
 type Event struct {
-	At   string            `json:"at" jsonschema:"the time as the source gave it: UTC (Z) or local time with its offset"`
-	UTC  string            `json:"utc"`
-	Mark string            `json:"mark,omitempty" jsonschema:"start, detected, mitigated or resolved"`
-	Text map[string]string `json:"text" jsonschema:"the event by language (en, ko)"`
+	At   string                  `json:"at" jsonschema:"the time as the source gave it: UTC (Z) or local time with its offset"`
+	UTC  string                  `json:"utc"`
+	Mark string                  `json:"mark,omitempty" jsonschema:"start, detected, mitigated or resolved"`
+	Text map[catalog.Lang]string `json:"text" jsonschema:"the event by language (en, ko)"`
 }
 
 // CheckLink is a check that some of a case's action items support.
@@ -120,13 +120,13 @@ type Case struct {
 	TimeToResolve *int    `json:"time_to_resolve" jsonschema:"minutes; null when unknown"`
 	// Tags are the case's values by taxonomy kind, written under each kind's plural
 	// ("causes": [...]) by MarshalJSON.
-	Tags     map[catalog.Kind][]Term `json:"-"`
-	Sources  []catalog.Source        `json:"sources"`
-	Text     map[string]catalog.Text `json:"text" jsonschema:"the account by language (en, ko)"`
-	Timeline []Event                 `json:"timeline"`
-	Checks   []CheckLink             `json:"checks"`
-	Links    []CaseLink              `json:"links"`
-	Related  []Related               `json:"related" jsonschema:"most related first"`
+	Tags     map[catalog.Kind][]Term       `json:"-"`
+	Sources  []catalog.Source              `json:"sources"`
+	Text     map[catalog.Lang]catalog.Text `json:"text" jsonschema:"the account by language (en, ko)"`
+	Timeline []Event                       `json:"timeline"`
+	Checks   []CheckLink                   `json:"checks"`
+	Links    []CaseLink                    `json:"links"`
+	Related  []Related                     `json:"related" jsonschema:"most related first"`
 }
 
 // VocabValue is a value of the vocabulary with its definition and number of cases.
@@ -139,7 +139,7 @@ type VocabValue struct {
 
 // VocabList is what the MCP vocab tool answers.
 type VocabList struct {
-	Lang   string       `json:"lang"`
+	Lang   catalog.Lang `json:"lang"`
 	Words  string       `json:"words,omitempty"`
 	Values []VocabValue `json:"values" jsonschema:"matching values (all values without words), by kind in vocabulary order"`
 }
@@ -198,11 +198,11 @@ type Evidence struct {
 
 // Checklist is the checks for a stack.
 type Checklist struct {
-	Lang       string   `json:"lang"`
-	Components []string `json:"components"`
-	Factors    []string `json:"factors"`
-	URL        string   `json:"url,omitempty" jsonschema:"the same checklist on the site"`
-	Checks     []Check  `json:"checks" jsonschema:"checks in the order of the vocabulary"`
+	Lang       catalog.Lang `json:"lang"`
+	Components []string     `json:"components"`
+	Factors    []string     `json:"factors"`
+	URL        string       `json:"url,omitempty" jsonschema:"the same checklist on the site"`
+	Checks     []Check      `json:"checks" jsonschema:"checks in the order of the vocabulary"`
 }
 
 // MarshalJSON writes a case with its values of each taxonomy kind under the kind's plural:

@@ -60,7 +60,7 @@ func listWhat(ctx context.Context, out model.ToolList) string {
 
 // Case writes a case: facts and classification in the first language, the account in each of
 // langs (localize gives the context of a language), then sources and related cases.
-func Case(ctx context.Context, langs []string, out model.Case, localize func(lang string) context.Context) string {
+func Case(ctx context.Context, langs []catalog.Lang, out model.Case, localize func(lang catalog.Lang) context.Context) string {
 	lang := langs[0]
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s · %s · %s\n%s\n\n", out.ID, out.Org.Label, views.FormatDate(lang, out.Date), out.URL)

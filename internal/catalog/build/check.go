@@ -107,13 +107,13 @@ func checkChecks(d *Data, vocab map[catalog.Kind]map[string]bool) checkSet {
 				}
 			}
 		}
-		for lang, t := range map[string]CheckText{"en": ch.EN, "ko": ch.KO} {
+		for lang, t := range map[catalog.Lang]CheckText{catalog.English: ch.EN, catalog.Korean: ch.KO} {
 			switch {
 			case strings.TrimSpace(t.Title) == "" || strings.TrimSpace(t.Why) == "":
-				add(f+"."+lang, fmt.Sprintf("check %q needs a title and a why in %s", ch.Slug, langName(lang)))
-			case lang == "en" && (HasHangul(t.Title) || HasHangul(t.Why)):
+				add(f+"."+string(lang), fmt.Sprintf("check %q needs a title and a why in %s", ch.Slug, langName(lang)))
+			case lang == catalog.English && (HasHangul(t.Title) || HasHangul(t.Why)):
 				add(f+".en", "English text contains Hangul")
-			case lang == "ko" && !HasHangul(t.Title):
+			case lang == catalog.Korean && !HasHangul(t.Title):
 				add(f+".ko", "Korean text contains no Hangul")
 			}
 		}
@@ -170,9 +170,9 @@ func checkTaxonomy(d *Data) Problems {
 				ps = append(ps, Problem{File: file, Field: f + ".slug", Msg: fmt.Sprintf("duplicate %s %q", kind, v.Slug)})
 			}
 			seen[v.Slug] = true
-			for lang, lt := range map[string]LangText{"en": v.EN, "ko": v.KO} {
+			for lang, lt := range map[catalog.Lang]LangText{catalog.English: v.EN, catalog.Korean: v.KO} {
 				if strings.TrimSpace(lt.Label) == "" || strings.TrimSpace(lt.Definition) == "" {
-					ps = append(ps, Problem{File: file, Field: f + "." + lang, Msg: fmt.Sprintf("%s %q needs a label and a definition in %s", kind, v.Slug, lang)})
+					ps = append(ps, Problem{File: file, Field: f + "." + string(lang), Msg: fmt.Sprintf("%s %q needs a label and a definition in %s", kind, v.Slug, lang)})
 				}
 			}
 		}
@@ -264,13 +264,13 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[catalog.Kind]map[string]
 		en, ko := f.Values(&c.EN), f.Values(&c.KO)
 		for _, lang := range catalog.Langs {
 			vals := en
-			if lang == "ko" {
+			if lang == catalog.Korean {
 				vals = ko
 			}
-			path := []any{lang, f.Key}
+			path := []any{string(lang), f.Key}
 			if len(vals) == 0 {
 				if f.Required {
-					add([]any{lang, f.Key}, fmt.Sprintf("missing; the %s of the case in %s is required", f.Key, langName(lang)))
+					add([]any{string(lang), f.Key}, fmt.Sprintf("missing; the %s of the case in %s is required", f.Key, langName(lang)))
 				}
 				continue
 			}
@@ -284,30 +284,30 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[catalog.Kind]map[string]
 					add(p, "text is not valid UTF-8")
 				case strings.TrimSpace(v) == "":
 					add(p, "empty text")
-				case lang == "en" && HasHangul(v):
+				case lang == catalog.English && HasHangul(v):
 					add(p, "English text contains Hangul; write Korean names in romanization")
-				case lang == "ko" && f.Key != "region" && !HasHangul(v):
+				case lang == catalog.Korean && f.Key != "region" && !HasHangul(v):
 					add(p, "Korean text contains no Hangul")
 				}
 			}
 		}
 		if !f.Required && (len(en) == 0) != (len(ko) == 0) {
-			missing := "ko"
+			missing := catalog.Korean
 			if len(en) == 0 {
-				missing = "en"
+				missing = catalog.English
 			}
-			add([]any{missing, f.Key}, fmt.Sprintf("missing in %s but present in the other language; write both or neither", langName(missing)))
+			add([]any{string(missing), f.Key}, fmt.Sprintf("missing in %s but present in the other language; write both or neither", langName(missing)))
 		}
 	}
 	for _, f := range catalog.Fields {
 		for _, lang := range catalog.Langs {
 			limit := f.Max
-			if lang == "ko" {
+			if lang == catalog.Korean {
 				limit = f.MaxKO
 			}
 			for _, v := range f.Values(c.Lang(lang)) {
 				if n := utf8.RuneCountInString(v); limit > 0 && (n > limit || strings.ContainsAny(v, "\n\r")) {
-					add([]any{lang, f.Key}, fmt.Sprintf("a %s is one line of at most %d characters in %s (this one has %d)", f.Key, limit, langName(lang), n))
+					add([]any{string(lang), f.Key}, fmt.Sprintf("a %s is one line of at most %d characters in %s (this one has %d)", f.Key, limit, langName(lang), n))
 				}
 			}
 		}
@@ -419,8 +419,8 @@ func fieldName(path []any) string {
 	return b.String()
 }
 
-func langName(lang string) string {
-	if lang == "ko" {
+func langName(lang catalog.Lang) string {
+	if lang == catalog.Korean {
 		return "Korean (ko)"
 	}
 	return "English (en)"

@@ -132,8 +132,8 @@ func (c *Case) ReadTags() Problems {
 }
 
 // Lang returns the text in one language.
-func (c *Case) Lang(lang string) *Text {
-	if lang == "ko" {
+func (c *Case) Lang(lang catalog.Lang) *Text {
+	if lang == catalog.Korean {
 		return &c.KO
 	}
 	return &c.EN
