@@ -253,3 +253,28 @@ func TestSchemaEnumsMatchTaxonomy(t *testing.T) {
 		}
 	}
 }
+
+// Every kind's example, which the API document and the MCP schemas show, is a value of the
+// catalog.
+func TestKindExamplesExist(t *testing.T) {
+	d, err := build.Load(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := map[catalog.Kind]map[string]bool{catalog.KindOrg: {}, catalog.KindYear: {}}
+	for _, kind := range catalog.VocabKinds {
+		values[kind] = map[string]bool{}
+		for _, v := range d.Taxonomy.Kind(kind) {
+			values[kind][v.Slug] = true
+		}
+	}
+	for _, c := range d.Cases {
+		values[catalog.KindOrg][c.Org] = true
+		values[catalog.KindYear][c.Date[:4]] = true
+	}
+	for _, k := range catalog.Kinds {
+		if !values[k.Kind][k.Example] {
+			t.Errorf("the example of %s, %q, is not one of its values", k.Kind, k.Example)
+		}
+	}
+}

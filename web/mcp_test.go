@@ -289,7 +289,7 @@ func TestMCPToolErrors(t *testing.T) {
 		{"unknown slug", "list_incidents", map[string]any{"kind": "cause", "slug": "gremlins"}, "“gremlins” is not a known cause"},
 		{"unknown topic", "get_topic", map[string]any{"kind": "component", "slug": "gremlins"}, "“gremlins” is not a known component"},
 		{"unknown filter", "search_incidents", map[string]any{"query": "dns", "org": []string{"acme"}}, "“acme” is not a known org. Find its slug with the vocab tool"},
-		{"bad kind", "get_topic", map[string]any{"kind": "colour", "slug": "red"}, `The argument "kind" must be one of cause, symptom, component, factor, org; it was "colour".`},
+		{"bad kind", "get_topic", map[string]any{"kind": "colour", "slug": "red"}, `The argument "kind" must be one of ` + kindList(catalog.TopicKinds) + `; it was "colour".`},
 		{"page 0", "list_incidents", map[string]any{"kind": "cause", "slug": "power-facility", "page": 0}, `The argument "page" must be at least 1; it was 0.`},
 		{"page past the end", "list_incidents", map[string]any{"kind": "cause", "slug": "power-facility", "page": 2}, "from 1 to 1"},
 		{"page size over 50", "search_incidents", map[string]any{"query": "dns", "page_size": 51}, `The argument "page_size" must be at most 50; it was 51.`},
@@ -366,4 +366,12 @@ func TestMCPArraySchemas(t *testing.T) {
 			}
 		}
 	}
+}
+
+func kindList(kinds []catalog.Kind) string {
+	var s []string
+	for _, k := range kinds {
+		s = append(s, string(k))
+	}
+	return strings.Join(s, ", ")
 }

@@ -330,14 +330,3 @@ func TestValidateFilter(t *testing.T) {
 		t.Errorf("page past the end: %v", err)
 	}
 }
-
-// Every kind's example, which the API document and the MCP schemas show, is a value with cases.
-func TestKindExamplesExist(t *testing.T) {
-	s := testcatalog.Open(t)
-	for _, d := range catalog.Kinds {
-		r, err := s.Cases(context.Background(), "en", catalog.Filter{Values: map[catalog.Kind][]string{d.Kind: {d.Example}}})
-		if err != nil || r.Total == 0 || !s.Known(d.Kind, d.Example) {
-			t.Errorf("%s example %q: known %v, %d cases, %v", d.Kind, d.Example, s.Known(d.Kind, d.Example), r.Total, err)
-		}
-	}
-}

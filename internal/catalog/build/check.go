@@ -158,7 +158,7 @@ func checkTaxonomy(d *Data) Problems {
 	for _, kind := range catalog.VocabKinds {
 		seen := map[string]bool{}
 		vals := d.Taxonomy.Kind(kind)
-		if len(vals) == 0 {
+		if len(vals) == 0 && kind.Def().Required { // every case needs one; other kinds may have none yet
 			ps = append(ps, Problem{File: file, Field: kind.Plural(), Msg: "expected at least one value"})
 		}
 		for i, v := range vals {
