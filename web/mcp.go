@@ -3,9 +3,7 @@ package web
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -173,31 +171,6 @@ type searchInput struct {
 	// Filters are the arguments named after the kinds of catalog.FilterKinds ("cause": [...]):
 	// inputSchema declares them and UnmarshalJSON reads them.
 	Filters map[catalog.Kind][]string `json:"-"`
-}
-
-func (searchInput) hasFilters() {}
-
-// UnmarshalJSON reads the arguments, with a list of slugs under each filter kind's name.
-func (in *searchInput) UnmarshalJSON(b []byte) error {
-	type plain searchInput
-	if err := json.Unmarshal(b, (*plain)(in)); err != nil {
-		return err
-	}
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(b, &args); err != nil {
-		return err
-	}
-	in.Filters = map[catalog.Kind][]string{}
-	for _, kind := range catalog.FilterKinds {
-		if raw, ok := args[string(kind)]; ok && string(raw) != "null" {
-			var slugs []string
-			if err := json.Unmarshal(raw, &slugs); err != nil {
-				return fmt.Errorf("%s: expected a list of slugs", kind)
-			}
-			in.Filters[kind] = slugs
-		}
-	}
-	return nil
 }
 
 type incidentInput struct {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -131,4 +132,30 @@ func rewordSchemaError(r *mcp.CallToolResult) {
 	default:
 		tc.Text = fmt.Sprintf("The argument %q is not valid (%s: %s).", name, rule, detail)
 	}
+}
+
+// hasFilters marks the arguments that take a filter per kind: inputSchema declares them.
+func (searchInput) hasFilters() {}
+
+// UnmarshalJSON reads the arguments, with a list of slugs under each filter kind's name.
+func (in *searchInput) UnmarshalJSON(b []byte) error {
+	type plain searchInput
+	if err := json.Unmarshal(b, (*plain)(in)); err != nil {
+		return err
+	}
+	var args map[string]json.RawMessage
+	if err := json.Unmarshal(b, &args); err != nil {
+		return err
+	}
+	in.Filters = map[catalog.Kind][]string{}
+	for _, kind := range catalog.FilterKinds {
+		if raw, ok := args[string(kind)]; ok && string(raw) != "null" {
+			var slugs []string
+			if err := json.Unmarshal(raw, &slugs); err != nil {
+				return fmt.Errorf("%s: expected a list of slugs", kind)
+			}
+			in.Filters[kind] = slugs
+		}
+	}
+	return nil
 }
