@@ -63,6 +63,9 @@ func TopicURL(lang catalog.Lang, t catalog.Term) string {
 	return ListURL(lang, catalog.Filter{Values: map[catalog.Kind][]string{t.Kind: {t.Slug}}})
 }
 
+// StatsURL is the page of durations.
+func StatsURL(lang catalog.Lang) string { return "/" + string(lang) + "/stats" }
+
 // GraphURL is the catalog graph, narrowed by the filter.
 func GraphURL(lang catalog.Lang, f catalog.Filter) string {
 	q := filterQuery(f)

@@ -14,7 +14,6 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
-	"incidentlib/internal/catalog"
 	"incidentlib/views"
 )
 
@@ -121,7 +120,7 @@ func (s *Server) tooManyRenders(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusTooManyRequests)
 	}
 	lang := views.LocaleOf(r.Context()).Lang
-	if _, ok := catalog.ParseLang(string(lang)); !ok {
+	if !validLang(string(lang)) {
 		lang = preferredLang(r)
 	}
 	v, ok := s.refusals.Load(lang)

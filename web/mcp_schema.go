@@ -143,19 +143,7 @@ func (in *searchInput) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(in)); err != nil {
 		return err
 	}
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(b, &args); err != nil {
-		return err
-	}
-	in.Filters = map[catalog.Kind][]string{}
-	for _, kind := range catalog.FilterKinds {
-		if raw, ok := args[string(kind)]; ok && string(raw) != "null" {
-			var slugs []string
-			if err := json.Unmarshal(raw, &slugs); err != nil {
-				return fmt.Errorf("%s: expected a list of slugs", kind)
-			}
-			in.Filters[kind] = slugs
-		}
-	}
-	return nil
+	var err error
+	in.Filters, err = model.ListsByKind[string](b, catalog.FilterKinds, func(k catalog.Kind) string { return string(k) })
+	return err
 }

@@ -59,19 +59,10 @@ func TestGracefulShutdown(t *testing.T) {
 
 // The server starts on the embedded catalog and answers its health checks.
 func TestRunServesEmbeddedCatalog(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), options{addr: addr, baseURL: "http://localhost"})
-	}()
+	addr, cancel, done := startRun(t, options{baseURL: "http://localhost"})
 	// /readyz answers 503 until the catalog index is loaded; wait for 200, bounded.
 	var resp *http.Response
+	var err error
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if resp, err = http.Get("http://" + addr + "/readyz"); err == nil {
 			if resp.StatusCode == 200 {
@@ -98,17 +89,7 @@ func (plainDrainer) Drain() {}
 // so a load balancer moves traffic away before connections are refused; keep-alive clients see
 // no errors.
 func TestShutdownDrains(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), options{addr: addr, baseURL: "http://localhost", drain: 600 * time.Millisecond})
-	}()
+	addr, cancel, done := startRun(t, options{baseURL: "http://localhost", drain: 600 * time.Millisecond})
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 	status := func(path string) int {
 		resp, err := client.Get("http://" + addr + path)
@@ -143,4 +124,20 @@ func TestShutdownDrains(t *testing.T) {
 	if got := status("/healthz"); got != -1 {
 		t.Errorf("after the drain the server still answers (%d)", got)
 	}
+}
+
+// startRun runs the server on a free local port with opts; cancel stops it and done gives what
+// run returned.
+func startRun(t *testing.T, opts options) (addr string, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.addr = ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), opts) }()
+	return opts.addr, cancel, errc
 }

@@ -179,6 +179,18 @@ func (ix *index) all() bitset {
 	return b
 }
 
+// valuesOf are the taxonomy values of the case at position pos, in display order (by kind in
+// the order of Kinds, each kind in the author's order), labelled in lang.
+func (s *Store) valuesOf(lang Lang, ix *index, pos int32) []Term {
+	var out []Term
+	for _, t := range ix.tags[pos] {
+		if k := ix.terms[t]; vocabKindSet[k.kind] {
+			out = append(out, s.Term(lang, k.kind, k.slug))
+		}
+	}
+	return out
+}
+
 // kindSet is the set of cases carrying any of the values of one kind.
 func (ix *index) kindSet(kind Kind, slugs []string) bitset {
 	b := newBitset(len(ix.order))
@@ -205,7 +217,7 @@ func (ix *index) matchSet(nums []int32) bitset {
 
 // count tallies the terms of the given kinds over a set of cases.
 func (ix *index) count(set bitset, kinds map[Kind]bool) map[int]int {
-	var want [8]bool
+	var want [256]bool // by kindRank, which ix.kinds holds as a uint8
 	for k := range kinds {
 		want[kindRank[k]] = true
 	}

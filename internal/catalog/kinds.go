@@ -5,7 +5,7 @@ package catalog
 // the reasons of related cases and a few more.
 type Kind string
 
-// The kinds of Kinds, and the two kinds of terms that are not values of a case.
+// The kinds of Kinds, then the kinds of terms that are not values of a case.
 const (
 	KindCause     Kind = "cause"
 	KindSymptom   Kind = "symptom"

@@ -385,11 +385,7 @@ func (s *Store) cards(ctx context.Context, lang Lang, ix *index, nums []int32, w
 				}
 			}
 		}
-		for _, t := range ix.tags[ix.posOf[num]] {
-			if k := ix.terms[t]; k.kind != KindOrg && k.kind != KindYear {
-				c.Tags = append(c.Tags, s.Term(lang, k.kind, k.slug))
-			}
-		}
+		c.Tags = s.valuesOf(lang, ix, ix.posOf[num])
 		byNum[num] = c
 	}
 	if err := rows.Err(); err != nil {

@@ -242,11 +242,11 @@ func (s *Store) Case(ctx context.Context, lang Lang, id string) (Case, error) {
 	if c.Links, err = s.linksOf(ctx, lang, num); err != nil {
 		return Case{}, err
 	}
-	tags, err := s.tagsOf(ctx, lang, []int{num})
+	ix, err := s.index(ctx)
 	if err != nil {
 		return Case{}, err
 	}
-	c.Tags = tags[num]
+	c.Tags = s.valuesOf(lang, ix, ix.posOf[int32(num)])
 	if c.Sources, err = s.sources(ctx, num); err != nil {
 		return Case{}, err
 	}
@@ -317,40 +317,6 @@ func (s *Store) Similar(ctx context.Context, lang Lang, id string) ([]Related, e
 		return nil, fmt.Errorf("similar %s: %w", id, err)
 	}
 	return s.related(ctx, lang, num)
-}
-
-// tagsOf returns the taxonomy tags of cases in display order: by kind in the order of Kinds,
-// each kind in the author's order.
-func (s *Store) tagsOf(ctx context.Context, lang Lang, nums []int) (map[int][]Term, error) {
-	out := map[int][]Term{}
-	if len(nums) == 0 {
-		return out, nil
-	}
-	args := make([]any, len(nums))
-	for i, n := range nums {
-		args[i] = n
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT num, kind, slug FROM tags WHERE num IN (`+placeholders(len(nums))+`)
-		ORDER BY num, pos`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("tags: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var num int
-		var kind Kind
-		var slug string
-		if err := rows.Scan(&num, &kind, &slug); err != nil {
-			return nil, err
-		}
-		if vocabKindSet[kind] {
-			out[num] = append(out[num], s.Term(lang, kind, slug))
-		}
-	}
-	for _, ts := range out {
-		sort.SliceStable(ts, func(i, j int) bool { return kindRank[ts[i].Kind] < kindRank[ts[j].Kind] })
-	}
-	return out, rows.Err()
 }
 
 func placeholders(n int) string {

@@ -7,6 +7,7 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"incidentlib/internal/catalog"
 )
@@ -234,19 +235,30 @@ func (c *Case) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(c)); err != nil {
 		return err
 	}
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(b, &keys); err != nil {
-		return err
+	var err error
+	c.Tags, err = ListsByKind[Term](b, catalog.VocabKinds, catalog.Kind.Plural)
+	return err
+}
+
+// ListsByKind reads the lists a JSON object holds under each kind's key (key(kind): "causes"
+// for a case's values, "cause" for a filter argument). A kind without a key, or with null, has
+// no list.
+func ListsByKind[T any](b []byte, kinds []catalog.Kind, key func(catalog.Kind) string) (map[catalog.Kind][]T, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return nil, err
 	}
-	c.Tags = map[catalog.Kind][]Term{}
-	for _, kind := range catalog.VocabKinds {
-		var ts []Term
-		if raw, ok := keys[kind.Plural()]; ok {
-			if err := json.Unmarshal(raw, &ts); err != nil {
-				return err
-			}
+	out := map[catalog.Kind][]T{}
+	for _, kind := range kinds {
+		raw, ok := obj[key(kind)]
+		if !ok || string(raw) == "null" {
+			continue
 		}
-		c.Tags[kind] = ts
+		var list []T
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, fmt.Errorf("%s: expected a list", key(kind))
+		}
+		out[kind] = list
 	}
-	return nil
+	return out, nil
 }

@@ -151,7 +151,7 @@ func checkTaxonomy(d *Data) Problems {
 	var ps Problems
 	file := filepath.Join(d.dir, "taxonomy.yaml")
 	for _, key := range slices.Sorted(maps.Keys(d.Taxonomy)) {
-		if k, ok := catalog.KindOfPlural(key); !ok || !slices.Contains(catalog.VocabKinds, k) {
+		if k, ok := catalog.KindOfPlural(key); !ok || !k.Def().Taxonomy {
 			ps = append(ps, Problem{File: file, Field: key, Msg: "unknown kind; a kind is added to catalog.Kinds first"})
 		}
 	}
