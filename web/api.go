@@ -163,6 +163,19 @@ func (s *Server) apiTopic(c echo.Context) error {
 	return s.apiJSON(c, out)
 }
 
+// apiIndex is the API's front door: where its description is and what it offers.
+func (s *Server) apiIndex(c echo.Context) error {
+	origin := s.origin(c.Request())
+	return s.apiJSON(c, map[string]any{
+		"name":    "Incident Library API",
+		"openapi": origin + "/api/v1/openapi.json",
+		"docs":    origin + views.APIPageURL(defaultAPILang),
+		"cases":   origin + "/api/v1/cases",
+		"vocab":   origin + "/api/v1/vocab",
+		"checks":  origin + "/api/v1/checks",
+	})
+}
+
 func (s *Server) apiOpenAPI(c echo.Context) error {
 	return s.apiBlob(c, openAPIDoc)
 }
@@ -177,6 +190,11 @@ func (s *Server) apiJSON(c echo.Context, v any) error {
 }
 
 func (s *Server) apiBlob(c echo.Context, b []byte) error {
+	return s.apiBlobOf(c, echo.MIMEApplicationJSON, b)
+}
+
+// apiBlobOf answers b as the media type, with an ETag and a short public cache life.
+func (s *Server) apiBlobOf(c echo.Context, mediaType string, b []byte) error {
 	etag := etagOf(b)
 	h := c.Response().Header()
 	h.Set("ETag", etag)
@@ -184,5 +202,5 @@ func (s *Server) apiBlob(c echo.Context, b []byte) error {
 	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+	return c.Blob(http.StatusOK, mediaType, b)
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -117,6 +118,9 @@ func (s *Server) apiCheck(c echo.Context) error {
 	return s.apiJSON(c, map[string]any{"lang": lang, "check": checkOf(ctx, lang, d.CheckSummary), "evidence": ev})
 }
 
+// cslJSONType is the media type of CSL-JSON, as the OpenAPI document gives it.
+const cslJSONType = "application/vnd.citationstyles.csl+json"
+
 // apiCite returns a citation of a case: BibTeX or CSL-JSON.
 func (s *Server) apiCite(c echo.Context) error {
 	lang, err := apiLang(c)
@@ -134,7 +138,11 @@ func (s *Server) apiCite(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", pageCacheControl)
 		return c.Blob(http.StatusOK, "application/x-bibtex; charset=utf-8", []byte(views.BibTeX(ctx, cs)))
 	case "csl-json":
-		return s.apiJSON(c, views.CSLJSON(ctx, cs))
+		b, err := json.Marshal(views.CSLJSON(ctx, cs))
+		if err != nil {
+			return err
+		}
+		return s.apiBlobOf(c, cslJSONType, b)
 	default:
 		return inputErr("error.bad_cite_format", "format", map[string]any{"Value": clipValue(format)})
 	}

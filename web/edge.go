@@ -37,8 +37,9 @@ func (s *Server) prepare(w http.ResponseWriter, r *http.Request) (http.ResponseW
 	if r.Method == http.MethodGet {
 		if to, ok := canonicalPath(r.URL.Path); ok {
 			h := w.Header()
-			h.Set("Location", to+query(r.URL))
+			h.Set("Location", localLocation(to)+query(r.URL))
 			h.Set("Cache-Control", "public, max-age=86400")
+			securityHeaders(h)
 			w.WriteHeader(http.StatusMovedPermanently)
 			return w, r, true
 		}
@@ -54,12 +55,36 @@ func (h *headWriter) Write(b []byte) (int, error) { return len(b), nil }
 // Unwrap lets http.ResponseController reach the connection.
 func (h *headWriter) Unwrap() http.ResponseWriter { return h.ResponseWriter }
 
+// isLocalPath reports whether a browser reads p as a path of this site whatever it holds: it
+// starts with one slash, and holds no backslash (read as a slash) and no control character
+// (tabs and newlines are dropped, so "/\t/evil.example" becomes "//evil.example").
+func isLocalPath(p string) bool {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c == '\\' || c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// localLocation writes a path of this site as a Location: percent-encoded, so that no byte of
+// it can be read as the start of another host.
+func localLocation(p string) string {
+	if !isLocalPath(p) {
+		return "/"
+	}
+	return (&url.URL{Path: p}).EscapedPath()
+}
+
 var looseCaseID = regexp.MustCompile(`^(?i)il-?(\d{4})$`)
 
 // canonicalPath returns the canonical form of a path that has a trailing slash or a case id
 // written loosely, and whether it differs. Only the offending parts change.
 func canonicalPath(p string) (string, bool) {
-	if strings.HasPrefix(p, "//") || strings.Contains(p, "/../") {
+	if !isLocalPath(p) || strings.Contains(p, "/../") {
 		return "", false // never a redirect that leaves the site
 	}
 	if (!strings.HasSuffix(p, "/") || isLangRoot(p)) && canonicalIDs(p) {

@@ -83,7 +83,9 @@ func classify(err error) problem {
 		case p.status == http.StatusRequestEntityTooLarge:
 			p.id, p.titleID = "error.payload_too_large", "error.bad_request_title"
 		case p.status == http.StatusTooManyRequests:
-			p.id, p.titleID = "error.rate_limited", "error.bad_request_title"
+			p.id, p.titleID = "error.rate_limited", "error.rate_limited_title"
+		case p.status == http.StatusRequestTimeout:
+			p.id, p.titleID = "error.body_timeout", "error.bad_request_title"
 		case p.status < 500:
 			p.id, p.titleID = "error.bad_query", "error.bad_request_title"
 		}
@@ -104,7 +106,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	if status == http.StatusMethodNotAllowed {
-		c.Response().Header().Set("Allow", "GET, HEAD")
+		c.Response().Header().Set("Allow", allowed(r.URL.Path))
+		data = map[string]any{"Allow": allowed(r.URL.Path)}
 	}
 	if status >= 500 {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err,
@@ -114,7 +117,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if loc.Localizer == nil {
 		loc = s.localeFor(r)
 	}
-	if strings.HasPrefix(r.URL.Path, "/api/") {
+	if machinePath(r.URL.Path) {
 		loc = s.apiLocale(r)
 	}
 	ctx := views.WithLocale(context.WithoutCancel(r.Context()), loc)
@@ -122,7 +125,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		data = maps.Clone(data)
 		data["Kind"] = views.KindNoun(ctx, kind)
 	}
-	if strings.HasPrefix(r.URL.Path, "/api/") || strings.HasPrefix(r.URL.Path, "/mcp") {
+	if machinePath(r.URL.Path) {
 		s.apiError(c, status, id, in, views.T(ctx, id, data))
 		return
 	}
@@ -135,6 +138,20 @@ func (s *Server) handleError(err error, c echo.Context) {
 		s.log.Error("render error page", "err", err)
 		c.String(http.StatusInternalServerError, "internal error")
 	}
+}
+
+// machinePath reports whether answers at path are for programs (the API and MCP): their errors
+// are JSON, in English unless lang asks otherwise.
+func machinePath(path string) bool {
+	return strings.HasPrefix(path, "/api/") || path == "/api" || path == "/mcp"
+}
+
+// allowed is the Allow header of a path: the methods it answers.
+func allowed(path string) string {
+	if path == "/mcp" {
+		return "POST, OPTIONS"
+	}
+	return "GET, HEAD, OPTIONS"
 }
 
 // apiError writes the JSON form of an error: status, a code and a message.

@@ -6,10 +6,12 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/expirable"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
@@ -33,18 +35,15 @@ func (s *Server) cors(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// rateLimit limits API and MCP requests per client address; a client over its limit gets 429
-// with Retry-After. Idle clients are forgotten after ten minutes.
+// rateLimit limits API and MCP requests per client; a client over its limit gets 429 with
+// Retry-After.
 func (s *Server) rateLimit() echo.MiddlewareFunc {
 	if s.cfg.RateLimit <= 0 {
 		return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
 	}
-	burst := max(s.cfg.RateBurst, 1)
 	retry := strconv.Itoa(int(math.Ceil(1 / s.cfg.RateLimit)))
 	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
-		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-			Rate: rate.Limit(s.cfg.RateLimit), Burst: burst, ExpiresIn: 10 * time.Minute,
-		}),
+		Store:               newClientLimits(s.cfg.RateLimit, s.cfg.RateBurst),
 		IdentifierExtractor: func(c echo.Context) (string, error) { return c.RealIP(), nil },
 		DenyHandler: func(c echo.Context, _ string, _ error) error {
 			c.Response().Header().Set("Retry-After", retry)
@@ -54,17 +53,63 @@ func (s *Server) rateLimit() echo.MiddlewareFunc {
 	})
 }
 
-// perClient returns a check that allows each client address rate answers a second, with bursts
-// of burst. A zero rate allows everything.
+// Bounds of the per-client buckets. A bucket left alone refills within burst/rate seconds, after
+// which forgetting it changes nothing; so idle buckets go after limitsTTL, and at most
+// maxLimitKeys are kept (the least recently seen go first). A flood of unique addresses then
+// costs a bounded amount of memory, about 250 bytes a key, and can only cost an evicted
+// client a fresh burst.
+const (
+	maxLimitKeys = 65536
+	limitsTTL    = time.Minute
+)
+
+// clientLimits is a token bucket per client, bounded in number and age. It is echo's
+// RateLimiterStore, and the render budget's.
+type clientLimits struct {
+	rate  rate.Limit
+	burst int
+	lru   *expirable.LRU[string, *rate.Limiter]
+}
+
+func newClientLimits(perSecond float64, burst int) *clientLimits {
+	return &clientLimits{rate: rate.Limit(perSecond), burst: max(burst, 1),
+		lru: expirable.NewLRU[string, *rate.Limiter](maxLimitKeys, nil, limitsTTL)}
+}
+
+// Allow takes a token from the client's bucket.
+func (l *clientLimits) Allow(client string) (bool, error) {
+	key := clientKey(client)
+	b, ok := l.lru.Get(key)
+	if !ok {
+		b = rate.NewLimiter(l.rate, l.burst)
+		l.lru.Add(key, b)
+	}
+	return b.Allow(), nil
+}
+
+// clientKey is the bucket of an address: an IPv4 address alone, an IPv6 address by its /64,
+// the block one subscriber or one host is usually given.
+func clientKey(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil || ip.Is4() || ip.Is4In6() {
+		return addr
+	}
+	p, err := ip.Prefix(64)
+	if err != nil {
+		return addr
+	}
+	return p.String()
+}
+
+// perClient returns a check that allows each client rate answers a second, with bursts of
+// burst. A zero rate allows everything.
 func perClient(perSecond float64, burst int) func(client string) bool {
 	if perSecond <= 0 {
 		return func(string) bool { return true }
 	}
-	store := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-		Rate: rate.Limit(perSecond), Burst: max(burst, 1), ExpiresIn: 10 * time.Minute,
-	})
+	l := newClientLimits(perSecond, burst)
 	return func(client string) bool {
-		ok, _ := store.Allow(client)
+		ok, _ := l.Allow(client)
 		return ok
 	}
 }
@@ -127,7 +172,7 @@ func (s *Server) tooManyRenders(c echo.Context) error {
 	if !ok {
 		ctx := views.WithLocale(r.Context(), &views.Locale{Lang: lang, Localizer: s.localizers[lang], Origin: s.origin(r)})
 		var buf bytes.Buffer
-		page := views.ErrorPage(http.StatusTooManyRequests, views.T(ctx, "error.bad_request_title"), views.T(ctx, "error.rate_limited"))
+		page := views.ErrorPage(http.StatusTooManyRequests, views.T(ctx, "error.rate_limited_title"), views.T(ctx, "error.rate_limited"))
 		if err := page.Render(ctx, &buf); err != nil {
 			return err
 		}

@@ -15,14 +15,15 @@ import (
 
 const langCookie = "lang"
 
-// langCookies are the Set-Cookie values remembering the reader's language for a year.
-var langCookies = map[catalog.Lang]string{}
-
-func init() {
+// langCookies are the Set-Cookie values remembering the reader's language for a year, by
+// language. Under an https base URL they are Secure, so they never travel in clear text.
+func langCookies(baseURL string) map[catalog.Lang]string {
+	out := map[catalog.Lang]string{}
 	for _, lang := range catalog.Langs {
-		langCookies[lang] = (&http.Cookie{Name: langCookie, Value: string(lang), Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
-			SameSite: http.SameSiteLaxMode, HttpOnly: true}).String()
+		out[lang] = (&http.Cookie{Name: langCookie, Value: string(lang), Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
+			SameSite: http.SameSiteLaxMode, HttpOnly: true, Secure: strings.HasPrefix(baseURL, "https://")}).String()
 	}
+	return out
 }
 
 // langMatcher matches Accept-Language against catalog.Langs, in that order.
@@ -96,18 +97,23 @@ func (s *Server) origin(*http.Request) string {
 
 // langRedirect sends a path without a language to the reader's language. The answer depends on
 // the cookie and Accept-Language, so it says so to caches, and it remembers the choice.
-func langRedirect(c echo.Context, path string) error {
+func (s *Server) langRedirect(c echo.Context, path string) error {
 	lang := preferredLang(c.Request())
 	h := c.Response().Header()
 	h.Set("Vary", "Cookie, Accept-Language")
 	h.Set("Cache-Control", "private, max-age=0")
-	h.Add("Set-Cookie", langCookies[lang])
-	return c.Redirect(http.StatusFound, "/"+string(lang)+path)
+	h.Add("Set-Cookie", s.cookies[lang])
+	p, q, _ := strings.Cut(path, "?")
+	to := localLocation("/" + string(lang) + p)
+	if q != "" {
+		to += "?" + q
+	}
+	return c.Redirect(http.StatusFound, to)
 }
 
 // redirectToLang sends / to the reader's language.
 func (s *Server) redirectToLang(c echo.Context) error {
-	return langRedirect(c, "/")
+	return s.langRedirect(c, "/")
 }
 
 // switchLang remembers the language a reader switched to and sends them to the page in it.
@@ -124,7 +130,7 @@ func (s *Server) switchLang(c echo.Context) error {
 	h := c.Response().Header()
 	h.Set("Cache-Control", "no-store")
 	if ok {
-		h.Add("Set-Cookie", langCookies[lang])
+		h.Add("Set-Cookie", s.cookies[lang])
 	}
 	return c.Redirect(http.StatusSeeOther, to)
 }
@@ -153,29 +159,47 @@ func (s *Server) fallback(c echo.Context) error {
 		return echo.ErrNotFound // a page would have been answered 405 by onlyGET
 	}
 	if langPaths[first] && !strings.Contains(p, "//") {
-		return langRedirect(c, p+query(c.Request().URL))
+		return s.langRedirect(c, p+query(c.Request().URL))
 	}
 	return echo.ErrNotFound
 }
 
 // onlyGET answers 405 with Allow to any method but GET (HEAD arrives as GET) and OPTIONS on an
-// address that has a page; /mcp takes POST.
+// address that has a page, and answers OPTIONS there itself; /mcp takes POST. The API's
+// OPTIONS are CORS preflights, answered by its own middleware.
 func (s *Server) onlyGET(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		if r.Method == http.MethodGet || r.Method == http.MethodOptions || r.URL.Path == "/mcp" {
+		if r.Method == http.MethodGet || strings.HasPrefix(r.URL.Path, "/api/") && r.Method == http.MethodOptions {
 			return next(c)
 		}
-		rc := s.e.NewContext(nil, nil)
-		s.e.Router().Find(http.MethodGet, r.URL.Path, rc)
-		// A route matched only if it has as many segments as the path (the router reports the
-		// last route it tried on a miss).
-		if p := rc.Path(); p == "/static/*" && strings.HasPrefix(r.URL.Path, "/static/") ||
-			p != "" && !strings.HasSuffix(p, "/*") && strings.Count(p, "/") == strings.Count(r.URL.Path, "/") {
-			return echo.ErrMethodNotAllowed
+		if r.URL.Path == "/mcp" {
+			if r.Method == http.MethodOptions {
+				c.Response().Header().Set("Allow", allowed(r.URL.Path))
+				return c.NoContent(http.StatusNoContent)
+			}
+			return next(c)
 		}
-		return next(c)
+		if !s.hasPage(r.URL.Path) {
+			return next(c)
+		}
+		if r.Method == http.MethodOptions {
+			c.Response().Header().Set("Allow", allowed(r.URL.Path))
+			return c.NoContent(http.StatusNoContent)
+		}
+		return echo.ErrMethodNotAllowed
 	}
+}
+
+// hasPage reports whether a GET route answers path.
+func (s *Server) hasPage(path string) bool {
+	rc := s.e.NewContext(nil, nil)
+	s.e.Router().Find(http.MethodGet, path, rc)
+	// A route matched only if it has as many segments as the path (the router reports the
+	// last route it tried on a miss).
+	p := rc.Path()
+	return p == "/static/*" && strings.HasPrefix(path, "/static/") ||
+		p != "" && !strings.HasSuffix(p, "/*") && strings.Count(p, "/") == strings.Count(path, "/")
 }
 
 func query(u *url.URL) string {

@@ -4,10 +4,13 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"incidentlib/internal/catalog"
@@ -76,6 +79,14 @@ func (s *Server) mcp() echo.HandlerFunc {
 // middleware leaves /mcp alone.
 func (s *Server) mcpTimeout(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		// The SDK calls this in a goroutine of its own, where echo's Recover cannot see a panic:
+		// one bad request would end the process. A panic is the request's error instead.
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("mcp panic", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+			}
+		}()
 		ctx, cancel := contextWithTimeout(ctx, s.cfg.RequestTimeout)
 		defer cancel()
 		if method != "tools/call" {
@@ -86,7 +97,7 @@ func (s *Server) mcpTimeout(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err = next(ctx, method, req)
 			return err
 		})
-		if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
 			rewordSchemaError(r)
 		}
 		return res, err

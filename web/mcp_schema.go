@@ -92,10 +92,16 @@ func filterSchema(d catalog.KindDef) *jsonschema.Schema {
 		Items: &jsonschema.Schema{Type: "string", MaxLength: new(mcpMaxSlugLen)}}
 }
 
-// schemaError reads the SDK's message for arguments its schema refused, such as
-// `validating "arguments": validating root: validating /properties/page: minimum: 0/1 is less
-// than 1.000000`.
-var schemaError = regexp.MustCompile(`^validating "arguments": .*?/properties/([a-z_]+)(?:/items)?: (\w+): (.*)$`)
+// The SDK's messages for arguments its schema refused, such as `validating "arguments":
+// validating root: validating /properties/page: minimum: 0/1 is less than 1.000000`. They are
+// read here only to be said again in words a model can act on; one that is not recognised gets
+// a plain sentence, never the SDK's Go internals.
+var (
+	schemaError   = regexp.MustCompile(`^validating "arguments": .*?/properties/([a-z_]+)(?:/items)?: (\w+): (.*)$`)
+	requiredError = regexp.MustCompile(`^validating "arguments": .*required: missing properties: \[(.*)\]$`)
+	extraError    = regexp.MustCompile(`unexpected additional properties \[(.*)\]$`)
+	typeDetail    = regexp.MustCompile(`has type "(\w+)", want "(\w+)"`)
+)
 
 // rewordSchemaError rewrites a schema refusal so that a model can act on it: which argument,
 // what it must be, and what was sent.
@@ -104,12 +110,27 @@ func rewordSchemaError(r *mcp.CallToolResult) {
 		return
 	}
 	tc, ok := r.Content[0].(*mcp.TextContent)
-	if !ok {
+	if !ok || !strings.HasPrefix(tc.Text, "validating \"arguments\"") {
 		return
 	}
-	m := schemaError.FindStringSubmatch(tc.Text)
+	tc.Text = schemaSentence(tc.Text)
+}
+
+// schemaSentence is the sentence for one SDK refusal.
+func schemaSentence(text string) string {
+	if m := requiredError.FindStringSubmatch(text); m != nil {
+		names := strings.ReplaceAll(m[1], `"`, "")
+		return fmt.Sprintf("The argument %q is required.", strings.ReplaceAll(names, ",", ", "))
+	}
+	if m := extraError.FindStringSubmatch(text); m != nil {
+		return fmt.Sprintf("This tool takes no argument %s (see tools/list for the ones it takes).", strings.ReplaceAll(m[1], ",", ", "))
+	}
+	if strings.Contains(text, "unmarshaling arguments") {
+		return "The arguments must be a JSON object of named arguments, such as {\"query\": \"dns\"}."
+	}
+	m := schemaError.FindStringSubmatch(text)
 	if m == nil {
-		return
+		return "The arguments do not fit the tool's input schema (see tools/list)."
 	}
 	name, rule, detail := m[1], m[2], m[3]
 	got, limit, _ := strings.Cut(detail, " is ")
@@ -120,18 +141,32 @@ func rewordSchemaError(r *mcp.CallToolResult) {
 	}
 	switch rule {
 	case "minimum":
-		tc.Text = fmt.Sprintf("The argument %q must be at least %s; it was %s.", name, limit, got)
+		return fmt.Sprintf("The argument %q must be at least %s; it was %s.", name, limit, got)
 	case "maximum":
-		tc.Text = fmt.Sprintf("The argument %q must be at most %s; it was %s.", name, limit, got)
+		return fmt.Sprintf("The argument %q must be at most %s; it was %s.", name, limit, got)
 	case "enum":
 		value, allowed, _ := strings.Cut(detail, " does not equal any of: ")
-		tc.Text = fmt.Sprintf("The argument %q must be one of %s; it was %q.", name,
+		return fmt.Sprintf("The argument %q must be one of %s; it was %q.", name,
 			strings.Join(strings.Fields(strings.Trim(allowed, "[]")), ", "), value)
 	case "maxLength", "maxItems":
-		tc.Text = fmt.Sprintf("The argument %q is too long: %s.", name, detail)
-	default:
-		tc.Text = fmt.Sprintf("The argument %q is not valid (%s: %s).", name, rule, detail)
+		return fmt.Sprintf("The argument %q is too long: %s.", name, detail)
+	case "type":
+		if t := typeDetail.FindStringSubmatch(detail); t != nil {
+			return fmt.Sprintf("The argument %q must be %s; it was %s.", name, article(t[2]), article(t[1]))
+		}
 	}
+	return fmt.Sprintf("The argument %q does not fit the tool's input schema (%s).", name, rule)
+}
+
+// article names a JSON type with its article: "an array", "a string", "null".
+func article(jsonType string) string {
+	switch jsonType {
+	case "null":
+		return "null"
+	case "array", "integer", "object":
+		return "an " + jsonType
+	}
+	return "a " + jsonType
 }
 
 // hasFilters marks the arguments that take a filter per kind: inputSchema declares them.

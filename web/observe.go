@@ -2,6 +2,7 @@ package web
 
 import (
 	"log/slog"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -59,7 +60,7 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		// Every request, client errors and 429s included, at debug level: one client sending
 		// bad requests must not flood the log. Server errors and slow answers are warnings.
 		level := slog.LevelDebug
-		if status >= 500 || d > time.Second {
+		if status >= 500 || d > time.Second && status != http.StatusRequestTimeout {
 			level = slog.LevelWarn
 		}
 		if !s.log.Enabled(c.Request().Context(), level) {

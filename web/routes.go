@@ -18,6 +18,7 @@ func (s *Server) routes() {
 	e.GET("/apple-touch-icon.png", s.icon, s.cached)
 
 	api := e.Group("/api/v1", s.cors, s.rateLimit(), s.cached)
+	api.GET("", s.apiIndex)
 	api.GET("/cases", s.apiCases)
 	api.GET("/cases/:id", s.apiCase)
 	api.GET("/cases/:id/similar", s.apiSimilar)

@@ -65,6 +65,7 @@ type Server struct {
 	icons      map[int][]byte // site icon PNGs by size
 	iconsErr   error
 	refusals   sync.Map // lang -> the page answering a client over its render budget
+	cookies    map[catalog.Lang]string
 }
 
 // renderSlots is how many answers are rendered at once; more wait their turn in order. One per
@@ -85,6 +86,7 @@ func New(cfg Config) *Server {
 		s.localizers[lang] = i18n.NewLocalizer(cfg.Bundle, string(lang))
 	}
 	s.idPrefix = randomPrefix()
+	s.cookies = langCookies(cfg.BaseURL)
 	s.renders = make(chan struct{}, renderSlots())
 	s.renderRate = perClient(cfg.RenderRate, cfg.RenderBurst)
 	s.e.IPExtractor = clientIP(cfg.TrustedProxies)

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"incidentlib/data"
 	"incidentlib/internal/catalog"
 	"incidentlib/locales"
@@ -33,6 +35,7 @@ type options struct {
 	rate, renderRate      float64
 	trusted               []*net.IPNet
 	drain                 time.Duration
+	maxConns              int
 }
 
 func main() {
@@ -43,8 +46,9 @@ func main() {
 	flag.Float64Var(&o.rate, "rate", 20, "API and MCP requests per second allowed per client address (0: no limit)")
 	flag.Float64Var(&o.renderRate, "render-rate", 20, "pages not yet cached that one client address may have rendered per second (0: no limit)")
 	flag.DurationVar(&o.drain, "drain", 5*time.Second, "on SIGTERM, how long /readyz reports not ready before the server stops accepting connections")
+	flag.IntVar(&o.maxConns, "max-conns", 4096, "most client connections open at once; more wait to be accepted (0: no limit)")
 	trusted := flag.String("trusted-proxy", "", "comma-separated addresses or networks of reverse proxies whose X-Forwarded-For is believed")
-	memLimit := flag.String("mem-limit", "256MiB", "soft memory limit of the Go runtime (e.g. 512MiB, 1GiB; 0 for none)")
+	memLimit := flag.String("mem-limit", "192MiB", "soft memory limit of the Go runtime (e.g. 512MiB, 1GiB; 0 for none)")
 	var level slog.Level
 	flag.TextVar(&level, "log-level", slog.LevelInfo, "log level: debug logs every request and client errors, warn server errors and slow requests")
 	flag.Parse()
@@ -142,6 +146,11 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if err != nil {
 		return err
 	}
+	if o.maxConns > 0 {
+		// Each connection holds buffers and a goroutine: the cap keeps memory within the
+		// budget however many clients connect at once.
+		ln = netutil.LimitListener(ln, o.maxConns)
+	}
 	log.Info("serving", "addr", ln.Addr().String(), "cases", cat.Count(), "startup", time.Since(start).String())
 	return serve(ctx, log, ln, srv, o.drain)
 }
@@ -172,8 +181,10 @@ func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h drainer, dr
 	case <-ctx.Done():
 	}
 	log.Info("draining: not ready, still answering", "for", drain.String())
+	// Keep-alives stay on while draining: every answer now says Connection: close, so each
+	// client leaves after the answer it is reading, and none loses a request it already sent.
+	// Shutdown turns them off and closes what is idle.
 	h.Drain()
-	hs.SetKeepAlivesEnabled(false)
 	select {
 	case <-time.After(drain):
 	case err := <-errc:

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -123,6 +125,58 @@ func TestShutdownDrains(t *testing.T) {
 	}
 	if got := status("/healthz"); got != -1 {
 		t.Errorf("after the drain the server still answers (%d)", got)
+	}
+}
+
+// A keep-alive client that sent its request just after SIGTERM gets its answer, told to close
+// the connection, instead of finding the connection closed under it.
+func TestDrainKeepsKeepAliveRequests(t *testing.T) {
+	addr, cancel, done := startRun(t, options{baseURL: "http://localhost", drain: 800 * time.Millisecond})
+	defer func() { cancel(); <-done }()
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if resp, err := http.Get("http://" + addr + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("never ready")
+		}
+	}
+	var conns []net.Conn
+	var readers []*bufio.Reader
+	ask := func(i int) (*http.Response, error) {
+		fmt.Fprintf(conns[i], "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+		resp, err := http.ReadResponse(readers[i], nil)
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		return resp, err
+	}
+	for i := range 16 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns, readers = append(conns, c), append(readers, bufio.NewReader(c))
+		if _, err := ask(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cancel() // as SIGTERM does; the 16 connections are idle
+	time.Sleep(100 * time.Millisecond)
+	for i := range conns {
+		resp, err := ask(i)
+		if err != nil {
+			t.Errorf("keep-alive client %d lost its request during the drain: %v", i, err)
+			continue
+		}
+		if !resp.Close {
+			t.Errorf("client %d: the answer during the drain does not say Connection: close", i)
+		}
 	}
 }
 

@@ -655,8 +655,9 @@ func (s *Store) Graph(ctx context.Context, lang Lang, f Filter) (map[Kind][]Face
 // to what was typed, for "did you mean": the nearest first, only those within a few edits.
 func (s *Store) Closest(lang Lang, kind Kind, typed string, n int) []Term {
 	typed = strings.ToLower(strings.TrimSpace(typed))
-	if typed == "" {
-		return nil
+	n0 := utf8.RuneCountInString(typed)
+	if typed == "" || n0 > maxSuggestRunes {
+		return nil // longer than any name could be: nothing is within a few edits
 	}
 	type scored struct {
 		t Term
@@ -665,8 +666,12 @@ func (s *Store) Closest(lang Lang, kind Kind, typed string, n int) []Term {
 	var cands []scored
 	consider := func(slug string, names ...string) {
 		best := -1
+		limit := max(2, n0/3)
 		for _, name := range names {
 			name = strings.ToLower(name)
+			if n := utf8.RuneCountInString(name); n < n0-limit || n > n0+limit && !strings.HasPrefix(name, typed) {
+				continue // lengths alone put it further than the limit
+			}
 			d := editDistance(typed, name)
 			if strings.HasPrefix(name, typed) && len([]rune(typed)) >= 3 {
 				d = min(d, 1)
@@ -675,7 +680,6 @@ func (s *Store) Closest(lang Lang, kind Kind, typed string, n int) []Term {
 				best = d
 			}
 		}
-		limit := max(2, len([]rune(typed))/3)
 		if best >= 0 && best <= limit {
 			cands = append(cands, scored{s.Term(lang, kind, slug), best})
 		}
@@ -703,6 +707,11 @@ func (s *Store) Closest(lang Lang, kind Kind, typed string, n int) []Term {
 	}
 	return out
 }
+
+// maxSuggestRunes is the longest typed value "did you mean" looks at: longer than any slug,
+// label or alias, so a longer one cannot be a few edits from a name, and the edit distance of a
+// huge value is never worked out.
+const maxSuggestRunes = 80
 
 // editDistance is the Levenshtein distance between two strings, in runes.
 func editDistance(a, b string) int {

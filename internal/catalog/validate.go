@@ -44,14 +44,28 @@ func (s *Store) Validate(in Filter, lenient bool) (Filter, []Dropped, error) {
 	if utf8.RuneCountInString(f.Q) > MaxQueryLen {
 		return f, nil, &FilterError{Param: "q", Reason: ReasonQueryTooLong, Limit: MaxQueryLen}
 	}
-	var dropped []Dropped
+	// Every value given counts against the limit, repeats included, before any is looked up:
+	// the limit bounds the work of a request, and a repeat costs the reader nothing to drop.
 	n := 0
 	for _, kind := range FilterKinds {
 		for _, v := range in.Values[kind] {
+			if strings.TrimSpace(v) != "" {
+				n++
+			}
+		}
+	}
+	if n > MaxValues {
+		return f, nil, &FilterError{Reason: ReasonTooManyValues, Limit: MaxValues}
+	}
+	var dropped []Dropped
+	seen := map[termKey]bool{}
+	for _, kind := range FilterKinds {
+		for _, v := range in.Values[kind] {
 			v = strings.TrimSpace(v)
-			if v == "" {
+			if v == "" || seen[termKey{kind, v}] {
 				continue
 			}
+			seen[termKey{kind, v}] = true
 			if !s.Known(kind, v) {
 				closest := s.Closest(English, kind, v, 3)
 				if lenient {
@@ -60,14 +74,8 @@ func (s *Store) Validate(in Filter, lenient bool) (Filter, []Dropped, error) {
 				}
 				return f, nil, &FilterError{Param: string(kind), Reason: ReasonUnknownValue, Value: ClipValue(v), Closest: closest}
 			}
-			if !f.Has(kind, v) {
-				f.Values[kind] = append(f.Values[kind], v)
-				n++
-			}
+			f.Values[kind] = append(f.Values[kind], v)
 		}
-	}
-	if n > MaxValues {
-		return f, nil, &FilterError{Reason: ReasonTooManyValues, Limit: MaxValues}
 	}
 	if f.Page < 1 || f.Page > MaxPage {
 		return f, nil, &FilterError{Param: "page", Reason: ReasonBadPage, Value: strconv.Itoa(f.Page), Limit: MaxPage}
