@@ -46,16 +46,31 @@ request = function()
   else p = "/" .. lang .. "/" end
   return wrk.format("GET", p)
 end
-local fivexx = 0
-local codes = {}
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+codes = {}
 response = function(status, headers, body)
   codes[status] = (codes[status] or 0) + 1
-  if status >= 500 then fivexx = fivexx + 1 end
 end
 done = function(summary, latency, requests)
   io.write(string.format("requests %d, errors (socket) connect %d read %d write %d timeout %d\n",
     summary.requests, summary.errors.connect, summary.errors.read, summary.errors.write, summary.errors.timeout))
   io.write(string.format("latency p50 %.1f ms, p99 %.1f ms\n", latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+  -- by status, so deliberate bad input (404, 400), redirects and refusals (429) can be told apart
+  local all = {}
+  for _, t in ipairs(threads) do
+    for k, v in pairs(t:get("codes")) do all[k] = (all[k] or 0) + v end
+  end
+  local groups = {{"200", 200, 200}, {"3xx", 300, 399}, {"400", 400, 400}, {"404", 404, 404}, {"429", 429, 429}, {"other 4xx", 401, 499}, {"5xx", 500, 599}}
+  local parts = {}
+  for _, g in ipairs(groups) do
+    local n = 0
+    for k, v in pairs(all) do
+      if k >= g[2] and k <= g[3] and not (g[1] == "other 4xx" and (k == 404 or k == 429 or k == 400)) then n = n + v end
+    end
+    table.insert(parts, g[1] .. " " .. n)
+  end
+  io.write("answers by status: " .. table.concat(parts, ", ") .. "\n")
 end
 LUA
 # wrk runs the response() counter per thread; one thread keeps the count whole.

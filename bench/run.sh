@@ -30,6 +30,9 @@ declare -A PATHS=(
 )
 declare -A LABELS=([case]="case page" [list]="listing, 2 filters" [search]="search" [api]="API case")
 ENDPOINTS="case list search api"
+# Rows with a miss: the API case reads no parameter but lang, so after its first answer every
+# request for it is the cache's; the case page's miss renders the same Store.Case.
+MISS_ENDPOINTS="case list search"
 
 log() { printf 'bench: %s\n' "$*" >&2; }
 die() {
@@ -155,21 +158,55 @@ catalog_for() { # catalog_for N: prints the path of a synthetic catalog of N cas
 # ones), so the script varies one that is read: a case page's "from" (the listing to go back
 # to), and elsewhere "q": a search gains a word "bench<n>" that no case has (the any-word
 # fallback then ranks the other words), a listing gains a search for it.
-cat >"$WORK/miss.lua" <<'LUA'
+cat >"$WORK/count.lua" <<'LUA'
+-- Counts the answers by status and their sizes, so a row can prove it measured the page it
+-- names: done() prints "answers 200:N 429:N ... bytes MIN-MAX". One wrk thread keeps them whole.
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+codes, minb, maxb = {}, nil, 0
+function response(status, headers, body)
+  codes[status] = (codes[status] or 0) + 1
+  local n = #body
+  if minb == nil or n < minb then minb = n end
+  if n > maxb then maxb = n end
+end
+function done(summary, latency, requests)
+  for _, t in ipairs(threads) do
+    local c, parts = t:get("codes"), {}
+    for k, v in pairs(c) do table.insert(parts, k .. ":" .. v) end
+    table.sort(parts)
+    io.write("answers " .. table.concat(parts, " ") .. " bytes " .. (t:get("minb") or 0) .. "-" .. t:get("maxb") .. "\n")
+  end
+end
+LUA
+cat "$WORK/count.lua" >"$WORK/miss.lua"
+cat >>"$WORK/miss.lua" <<'LUA'
 local n = 0
 request = function()
   n = n + 1
-  local sep = "?"
-  if string.find(wrk.path, "?", 1, true) then sep = "&" end
-  if string.find(wrk.path, "/cases/", 1, true) then
-    return wrk.format(nil, wrk.path .. sep .. "from=q%3Dbench" .. n)
-  end
-  if string.find(wrk.path, "q=", 1, true) then
-    return wrk.format(nil, (string.gsub(wrk.path, "q=", "q=bench" .. n .. "+", 1)))
-  end
-  return wrk.format(nil, wrk.path .. sep .. "q=bench" .. n)
+  return wrk.format(nil, missPath(wrk.path, n))
 end
 LUA
+# missPath, shared with the alone figure below: a URL that no cache has, made by varying one
+# parameter the page reads. The cache keys an answer on the parameters its page reads (it
+# ignores made-up ones): a case page's "from" (the listing to go back to) and elsewhere "q": a
+# search gains a word "bench<n>" that no case has (the any-word fallback then ranks the other
+# words), a listing gains a search for it and "network", which its filters' cases name, so the
+# any-word fallback lists about the same cases (a word alone would empty the listing).
+cat >"$WORK/misspath.lua" <<'LUA'
+function missPath(path, n)
+  local sep = "?"
+  if string.find(path, "?", 1, true) then sep = "&" end
+  if string.find(path, "/cases/", 1, true) then
+    return path .. sep .. "from=q%3Dbench" .. n
+  end
+  if string.find(path, "q=", 1, true) then
+    return (string.gsub(path, "q=", "q=bench" .. n .. "+", 1))
+  end
+  return path .. sep .. "q=bench" .. n .. "+network"
+end
+LUA
+cat "$WORK/misspath.lua" "$WORK/miss.lua" >"$WORK/miss2.lua" && mv "$WORK/miss2.lua" "$WORK/miss.lua"
 
 # to_ms: wrk's latency (850.00us, 1.20ms, 2.01s, 1.00m) in milliseconds.
 to_ms() {
@@ -186,15 +223,14 @@ MEMORY=$WORK/memory.tsv
 : >"$RESULTS"
 : >"$MEMORY"
 
-# load SIZE NAME URL [LUA] [ALONE]: run wrk and add "size name rps p50 p99 errors alone" to
-# RESULTS. ALONE is the time of one request on the idle server, when measured.
+# load SIZE NAME URL EXPECT [LUA] [ALONE]: run wrk and add "size name rps p50 p99 errors alone
+# answers" to RESULTS. EXPECT is the size in bytes of the page the row names: every answer must
+# be a 200 of at least half that size (a refusal or an error page is a few KB), or the run
+# fails. ALONE is the time of one uncached request on the idle server, when measured.
 load() {
-	local size=$1 name=$2 url=$3 lua=${4:-} single=${5:--} out rps p50=- p99=- errs count
+	local size=$1 name=$2 url=$3 expect=$4 lua=${5:-$WORK/count.lua} single=${6:--} out rps p50=- p99=- errs count answers
 	out=$WORK/wrk-$size-${name//[^a-z0-9]/_}.txt
-	local args=(-t1 -c"$CONNS" -d"$DURATION" --latency --timeout 10s)
-	if [ -n "$lua" ]; then
-		args+=(-s "$lua")
-	fi
+	local args=(-t1 -c"$CONNS" -d"$DURATION" --latency --timeout 10s -s "$lua")
 	sleep 1 # let the work of the previous run drain
 	timeout 120 taskset -c "$LOAD_CPU" wrk "${args[@]}" "$url" >"$out" 2>&1 || log "wrk $name failed: $(tail -3 "$out")"
 	count=$(awk '/requests in/ { print $1 }' "$out")
@@ -204,31 +240,47 @@ load() {
 		p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' "$out")")
 	fi
 	errs=$(awk '/Socket errors:/ { gsub(/,/, ""); s += $4 + $6 + $8 + $10 } /Non-2xx/ { s += $NF } END { print s + 0 }' "$out")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$name" "${rps:-0}" "$p50" "$p99" "$errs" "$single" >>"$RESULTS"
-	log "$(printf '%-7s %-26s %8s req/s  p50 %8s ms  p99 %8s ms  errors %-5s alone %s ms' "$size" "$name" "${rps:-0}" "$p50" "$p99" "$errs" "$single")"
+	answers=$(awk '/^answers / { sub(/^answers /, ""); print }' "$out")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$name" "${rps:-0}" "$p50" "$p99" "$errs" "$single" "$answers" >>"$RESULTS"
+	log "$(printf '%-7s %-26s %8s req/s  p50 %8s ms  p99 %8s ms  errors %-5s alone %s ms  %s' "$size" "$name" "${rps:-0}" "$p50" "$p99" "$errs" "$single" "$answers")"
+	# The row measured its page only if every answer was a 200 of about the page's size.
+	local others min
+	others=$(tr ' ' '\n' <<<"${answers% bytes*}" | grep -v '^200:' | grep -c . || true)
+	min=$(sed -n 's/.* bytes \([0-9]*\)-.*/\1/p' <<<"$answers")
+	if [ -z "$answers" ] || [ "$others" != 0 ] || [ "${min:-0}" -lt $((expect / 2)) ]; then
+		die "row '$name' on catalog $size did not measure its page: answers ${answers:-none} (want only 200s of about $expect bytes)"
+	fi
 }
 
-# alone URL: the time in ms of one request that no cache answers, on the otherwise idle server,
-# best of three (of one when it takes over a second). Not 200 shows as CODE@ms, e.g. 503@10012.
-alone() {
-	local url=$1 sep="?" best="" r code ms
+# miss_url URL N: the URL made new to the response cache, as missPath does in miss.lua.
+miss_url() {
+	local url=$1 n=$2 sep="?"
 	[[ $url == *"?"* ]] && sep="&"
-	for i in 1 2 3; do
-		r=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' --max-time 30 "$url${sep}bench=alone$RANDOM$i") || r="000 30"
-		code=${r% *}
-		ms=$(awk -v t="${r#* }" 'BEGIN { printf "%.1f", t * 1000 }')
-		if [ "$code" != 200 ]; then
-			echo "$code@$ms"
-			return
+	case $url in
+	*/cases/*) echo "$url${sep}from=q%3Dbench$n" ;;
+	*q=*) echo "${url/q=/q=bench$n+}" ;;
+	*) echo "$url${sep}q=bench$n+network" ;;
+	esac
+}
+
+# alone URL EXPECT: the time in ms of one real render on the otherwise idle server: a URL new to
+# the cache each time, its status and size checked, the median of 5 (of fewer when one takes
+# over a second). An answer that is not a 200 of at least half EXPECT bytes fails the run.
+alone() {
+	local url=$1 expect=$2 times=() r code ms bytes
+	for i in 1 2 3 4 5; do
+		r=$(curl -s -o /dev/null -w '%{http_code} %{time_total} %{size_download}' --max-time 30 "$(miss_url "$url" "alone$RANDOM$i")") || r="000 30 0"
+		read -r code ms bytes <<<"$r"
+		ms=$(awk -v t="$ms" 'BEGIN { printf "%.1f", t * 1000 }')
+		if [ "$code" != 200 ] || [ "$bytes" -lt $((expect / 2)) ]; then
+			die "alone $url: answered $code with $bytes bytes (want 200 and about $expect)"
 		fi
-		if [ -z "$best" ] || awk -v a="$ms" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-			best=$ms
-		fi
+		times+=("$ms")
 		if awk -v t="$ms" 'BEGIN { exit !(t > 1000) }'; then
 			break
 		fi
 	done
-	echo "$best"
+	printf '%s\n' "${times[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
 # nginx_conf DIR PORT: an nginx configuration serving DIR/html/case.html for every path.
@@ -269,7 +321,8 @@ bench_size() {
 	fi
 	port=$(free_port)
 	base=http://127.0.0.1:$port
-	local args=(-addr "127.0.0.1:$port" -rate 0)
+	# No rate limit and no render budget: every row measures rendering, not refusals.
+	local args=(-addr "127.0.0.1:$port" -rate 0 -render-rate 0)
 	if [ -n "$db" ]; then
 		args+=(-db "$db")
 	fi
@@ -284,14 +337,17 @@ bench_size() {
 
 	# One request of each alone, uncached; then the plain URL, which a response cache keeps for
 	# the runs. A 4xx means a wrong URL here; a 503 is the server's request timeout (10 s).
+	local -A expect
 	for name in $ENDPOINTS; do
-		single[$name]=$(alone "$base${PATHS[$name]}")
-		status=$(curl -s -o /dev/null -w '%{http_code}' --max-time 30 "$base${PATHS[$name]}") || status=000
+		read -r status expect[$name] < <(curl -s -o /dev/null -w '%{http_code} %{size_download}\n' --max-time 30 "$base${PATHS[$name]}" || echo "000 0")
 		case $status in
 		200) ;;
 		4*) die "GET ${PATHS[$name]} answered $status on catalog $size" ;;
-		*) log "GET ${PATHS[$name]} answered $status on catalog $size: too slow for the request timeout?" ;;
+		*) die "GET ${PATHS[$name]} answered $status on catalog $size: too slow for the request timeout?" ;;
 		esac
+		if [[ " $MISS_ENDPOINTS " == *" $name "* ]]; then
+			single[$name]=$(alone "$base${PATHS[$name]}" "${expect[$name]}")
+		fi
 		alive
 	done
 
@@ -306,17 +362,17 @@ bench_size() {
 	wait_ready "http://127.0.0.1:$nport/" "$NGINX_PID" 10 ||
 		die "nginx did not start: $(cat "$ngx/logs/stderr.log" "$ngx/logs/error.log" 2>/dev/null | tail -5)"
 	cmp -s "$ngx/html/case.html" <(curl -fsS "http://127.0.0.1:$nport$CASE_PATH") || die "nginx does not serve the saved page"
-	load "$size" "nginx (same case page)" "http://127.0.0.1:$nport$CASE_PATH"
+	load "$size" "nginx (same case page)" "http://127.0.0.1:$nport$CASE_PATH" "${expect[case]}"
 	stop "$NGINX_PID"
 	NGINX_PID=
 
 	for name in $ENDPOINTS; do
 		alive
-		load "$size" "${LABELS[$name]}" "$base${PATHS[$name]}"
+		load "$size" "${LABELS[$name]}" "$base${PATHS[$name]}" "${expect[$name]}"
 	done
-	for name in $ENDPOINTS; do
+	for name in $MISS_ENDPOINTS; do
 		alive
-		load "$size" "${LABELS[$name]}, miss" "$base${PATHS[$name]}" "$WORK/miss.lua" "${single[$name]}"
+		load "$size" "${LABELS[$name]}, miss" "$base${PATHS[$name]}" "${expect[$name]}" "$WORK/miss.lua" "${single[$name]}"
 	done
 	alive
 	printf '%s\t%s\t%s\t%s\t%s\n' "$size" "$startup" "$ready_rss" "$(kib_of "$SERVER_PID" VmHWM)" \
@@ -333,11 +389,12 @@ for size in $SIZES; do
 done
 
 echo
-echo "Load: wrk -t1 -c$CONNS -d$DURATION --latency --timeout 10s on core $LOAD_CPU; the server (-rate 0) and nginx on core $SERVER_CPU."
-echo "miss: a new ignored query parameter on every request, so no response cache answers."
-echo "alone: one uncached request on the idle server, best of 3 (CODE@ms when it was not 200)."
+echo "Load: wrk -t1 -c$CONNS -d$DURATION --latency --timeout 10s on core $LOAD_CPU; the server (-rate 0 -render-rate 0) and nginx on core $SERVER_CPU."
+echo "miss: a new value of a parameter the page reads on every request, so no response cache answers."
+echo "alone: one real render on the idle server (a URL new to the cache each time), median of 5."
+echo "answers: by status, and the smallest and largest body; every row is checked to be 200s of its page."
 echo
-printf '%-7s  %-26s %9s %9s %9s %8s %7s %11s\n' catalog endpoint req/s "p50 ms" "p99 ms" "/nginx" errors "alone ms"
+printf '%-7s  %-26s %9s %9s %9s %8s %7s %11s  %s\n' catalog endpoint req/s "p50 ms" "p99 ms" "/nginx" errors "alone ms" answers
 awk -F'\t' '
 	$2 ~ /^nginx/ { ng[$1] = $3 }
 	{ row[NR] = $0 }
@@ -345,7 +402,7 @@ awk -F'\t' '
 		for (i = 1; i <= NR; i++) {
 			split(row[i], f, "\t")
 			ratio = (ng[f[1]] > 0) ? sprintf("%.4f", f[3] / ng[f[1]]) : "-"
-			printf "%-7s  %-26s %9s %9s %9s %8s %7s %11s\n", f[1], f[2], f[3], f[4], f[5], ratio, f[6], f[7]
+			printf "%-7s  %-26s %9s %9s %9s %8s %7s %11s  %s\n", f[1], f[2], f[3], f[4], f[5], ratio, f[6], f[7], f[8]
 		}
 	}' "$RESULTS"
 echo
