@@ -25,6 +25,8 @@ var sameDay = map[string]bool{
 	"IL-0501 IL-0502": true, // Wikimedia 2011-09-26: a loose rack power cable, and lag checks swamping the s7 master's switch
 	"IL-0644 IL-0645": true, // DFDS 2022-02-08: NotReady nodes (PM2022-003), and Kafka metrics lost to consumer-group sprawl (PM2022-004)
 	"IL-0838 IL-0839": true, // GitHub 2010-02-04: a DRBD setting pushed by Puppet, and a crawler overloading the file servers
+	"IL-0382 IL-0383": true, // Azure 2020-01-24: SWAN backbone forwarding tables, and SQL gateway certificates in Azure Government
+	"IL-0439 IL-0450": true, // Google Cloud 2018-05-16 (US Pacific): BigQuery configuration order, and us-east4 BGP withdrawal
 }
 
 // The catalog itself: every case validates (both languages complete, Hangul only in Korean

@@ -92,7 +92,7 @@ func CardPNG(ctx context.Context, c catalog.Case) ([]byte, error) {
 		return d.Dot.X.Round()
 	}
 	x := text(meta, cardAccent, 70, 110, c.ID)
-	x = text(small, cardMuted, x+28, 110, c.Org.Label+" · "+FormatDate(Lang(ctx), c.Date))
+	x = text(small, cardMuted, x+28, 110, c.Org.Label+" · "+FormatCaseDate(Lang(ctx), c.Date, c.Zone))
 	_ = x
 	brand := T(ctx, "site.name")
 	bw := font.MeasureString(small, brand).Round()

@@ -665,9 +665,9 @@ func CheckPage(d catalog.CheckDetail) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var40 string
-				templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(FormatDate(Lang(ctx), e.Date))
+				templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(FormatCaseDate(Lang(ctx), e.Date, e.Zone))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/checks.templ`, Line: 100, Col: 141}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/checks.templ`, Line: 100, Col: 153}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var40))
 				if templ_7745c5c3_Err != nil {

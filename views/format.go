@@ -40,6 +40,27 @@ func FormatDate(lang catalog.Lang, date string) string {
 	return strconv.Itoa(nums[0])
 }
 
+// koZones names in Korean the zones cases are dated in; another zone shows its abbreviation.
+var koZones = map[string]string{
+	"Asia/Seoul": "한국 시간", "Asia/Tokyo": "일본 시간", "Asia/Shanghai": "중국 시간",
+	"America/Los_Angeles": "미국 태평양 시간", "America/New_York": "미국 동부 시간", "America/Toronto": "캐나다 동부 시간",
+	"Europe/Copenhagen": "덴마크 시간", "Europe/Warsaw": "폴란드 시간",
+}
+
+// FormatCaseDate writes a case's date with the zone it is the local day of, when it has one:
+// "2018년 2월 2일 (한국 시간)" / "2 Feb 2018 (KST)". A date in UTC is written alone.
+func FormatCaseDate(lang catalog.Lang, date, zone string) string {
+	d := FormatDate(lang, date)
+	if zone == "" {
+		return d
+	}
+	name := catalog.ZoneAbbrev(zone, date)
+	if n, ok := koZones[zone]; ok && lang == catalog.Korean {
+		name = n
+	}
+	return d + " (" + name + ")"
+}
+
 // FormatMinutes writes a duration in minutes: 6시간 13분 / 6h 13m; days for long ones.
 func FormatMinutes(lang catalog.Lang, m *int) string {
 	if m == nil {

@@ -65,3 +65,17 @@ func TestCodeSpans(t *testing.T) {
 		t.Errorf("codeSpans(unpaired) = %q, want the text whole", got)
 	}
 }
+
+func TestFormatCaseDateNamesTheZone(t *testing.T) {
+	for _, tt := range []struct{ got, want string }{
+		{FormatCaseDate("ko", "2018-02-02", "Asia/Seoul"), "2018년 2월 2일 (한국 시간)"},
+		{FormatCaseDate("en", "2018-02-02", "Asia/Seoul"), "2 Feb 2018 (KST)"},
+		{FormatCaseDate("en", "2016-07-25", "America/Los_Angeles"), "25 Jul 2016 (PDT)"},
+		{FormatCaseDate("en", "2015-12-07", "America/Los_Angeles"), "7 Dec 2015 (PST)"},
+		{FormatCaseDate("en", "2024-03-05", ""), "5 Mar 2024"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -59,22 +60,24 @@ func (s *Server) feed(c echo.Context) error {
 		Links: []atomLink{{Href: origin + views.FeedURL(lang), Rel: "self"}, {Href: origin + views.HomeURL(lang), Rel: "alternate"}}}
 	for _, e := range entries {
 		f.Entries = append(f.Entries, atomEntry{Title: e.Title, ID: origin + views.CaseURL(lang, e.ID),
-			Link: atomLink{Href: origin + views.CaseURL(lang, e.ID)}, Updated: atomDate(e.Date, built), Author: e.Org.Label, Summary: e.Summary})
+			Link: atomLink{Href: origin + views.CaseURL(lang, e.ID)}, Updated: atomDate(e.Date, e.Zone, built), Author: e.Org.Label, Summary: e.Summary})
 	}
 	return s.xml(c, "application/atom+xml; charset=utf-8", f)
 }
 
-// atomDate turns a case date into an RFC 3339 time; partial dates take the first day.
-func atomDate(date, fallback string) string {
-	switch len(date) {
-	case 10:
-		return date + "T00:00:00Z"
-	case 7:
-		return date + "-01T00:00:00Z"
-	case 4:
-		return date + "-01-01T00:00:00Z"
+// atomDate turns a case date into an RFC 3339 time: the start of that day in the case's zone
+// (UTC without one); partial dates take the first day.
+func atomDate(date, zone, fallback string) string {
+	loc, err := catalog.LoadZone(zone)
+	if err != nil {
+		return fallback
 	}
-	return fallback
+	layout := map[int]string{4: "2006", 7: "2006-01", 10: "2006-01-02"}[len(date)]
+	t, err := time.ParseInLocation(layout, date, loc)
+	if layout == "" || err != nil {
+		return fallback
+	}
+	return t.Format(time.RFC3339)
 }
 
 type sitemapLink struct {

@@ -47,7 +47,7 @@ func cardsOf(ctx context.Context, lang catalog.Lang, cs []catalog.Card, summaryC
 		if summaryChars > 0 {
 			summary = catalog.Clip(summary, summaryChars)
 		}
-		out = append(out, model.Card{ID: c.ID, URL: views.AbsURL(ctx, views.CaseURL(lang, c.ID)), Org: term(c.Org), Date: c.Date,
+		out = append(out, model.Card{ID: c.ID, URL: views.AbsURL(ctx, views.CaseURL(lang, c.ID)), Org: term(c.Org), Date: c.Date, Zone: c.Zone,
 			Headline: c.Headline, Title: c.Title, Summary: summary, Snippet: snip.String(), Tags: terms(c.Tags)})
 	}
 	return out
@@ -83,7 +83,7 @@ func (s *Server) caseOf(ctx context.Context, langs []catalog.Lang, id string) (m
 		if i > 0 {
 			continue
 		}
-		out.ID, out.Org, out.Date = cs.ID, term(cs.Org), cs.Date
+		out.ID, out.Org, out.Date, out.Zone = cs.ID, term(cs.Org), cs.Date, cs.Zone
 		out.URL = views.AbsURL(ctx, views.CaseURL(lang, cs.ID))
 		if cs.Severity != "" {
 			out.Severity = &cs.Severity

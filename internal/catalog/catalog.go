@@ -29,7 +29,8 @@ type Source struct {
 type Card struct {
 	ID       string
 	Org      Term
-	Date     string // YYYY-MM-DD, YYYY-MM or YYYY, UTC
+	Date     string // YYYY-MM-DD, YYYY-MM or YYYY: the local day in Zone, or in UTC
+	Zone     string // IANA name when the source gives local times, else empty
 	Title    string
 	Headline string // empty for a case not yet given one
 	Summary  string
@@ -56,7 +57,8 @@ type Case struct {
 	ID            string
 	Lang          Lang
 	Org           Term
-	Date          string
+	Date          string // the local day in Zone, or in UTC when Zone is empty
+	Zone          string // IANA name when the source gives local times
 	Severity      string // critical, major, minor or empty
 	TimeToDetect  *int   // minutes; nil when unknown
 	TimeToResolve *int   // minutes; nil when unknown
@@ -82,6 +84,7 @@ type CaseLink struct {
 	ID       string
 	Org      Term
 	Date     string
+	Zone     string
 	Headline string
 	Title    string
 }

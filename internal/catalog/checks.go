@@ -98,6 +98,7 @@ type Evidence struct {
 	ID       string
 	Org      Term
 	Date     string
+	Zone     string
 	Headline string
 	Title    string
 	Items    []string
@@ -194,7 +195,7 @@ func (s *Store) Check(ctx context.Context, lang Lang, slug string) (CheckDetail,
 			continue
 		}
 		d := CheckDetail{CheckSummary: s.summary(lang, r)}
-		rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.org, c.date, t.headline, t.title, t.text, cc.items FROM case_checks cc
+		rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.org, c.date, c.zone, t.headline, t.title, t.text, cc.items FROM case_checks cc
 			JOIN cases c ON c.num = cc.num JOIN case_text t ON t.num = c.num AND t.lang = ?
 			WHERE cc.slug = ? ORDER BY c.date DESC, c.num DESC`, lang, slug)
 		if err != nil {
@@ -204,7 +205,7 @@ func (s *Store) Check(ctx context.Context, lang Lang, slug string) (CheckDetail,
 		for rows.Next() {
 			var e Evidence
 			var org, text, items string
-			if err := rows.Scan(&e.ID, &org, &e.Date, &e.Headline, &e.Title, &text, &items); err != nil {
+			if err := rows.Scan(&e.ID, &org, &e.Date, &e.Zone, &e.Headline, &e.Title, &text, &items); err != nil {
 				return CheckDetail{}, err
 			}
 			var t Text

@@ -359,7 +359,7 @@ func (s *Store) cards(ctx context.Context, lang Lang, ix *index, nums []int32, w
 	for _, n := range nums {
 		args = append(args, n)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.num, c.id, c.org, c.date, t.title, t.headline, t.summary, t.text
+	rows, err := s.db.QueryContext(ctx, `SELECT c.num, c.id, c.org, c.date, c.zone, t.title, t.headline, t.summary, t.text
 		FROM cases c JOIN case_text t ON t.num = c.num AND t.lang = ? WHERE c.num IN (`+placeholders(len(nums))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list cases: %w", err)
@@ -370,7 +370,7 @@ func (s *Store) cards(ctx context.Context, lang Lang, ix *index, nums []int32, w
 		var num int32
 		var org, text string
 		var c Card
-		if err := rows.Scan(&num, &c.ID, &org, &c.Date, &c.Title, &c.Headline, &c.Summary, &text); err != nil {
+		if err := rows.Scan(&num, &c.ID, &org, &c.Date, &c.Zone, &c.Title, &c.Headline, &c.Summary, &text); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(text), &c.Text); err != nil {

@@ -212,9 +212,9 @@ func (s *Store) Case(ctx context.Context, lang Lang, id string) (Case, error) {
 	var org string
 	var ttd, ttr sql.NullInt64
 	var text, timeline string
-	err := s.db.QueryRowContext(ctx, `SELECT c.num, c.org, c.date, c.severity, c.time_to_detect, c.time_to_resolve, c.timeline, t.text
+	err := s.db.QueryRowContext(ctx, `SELECT c.num, c.org, c.date, c.zone, c.severity, c.time_to_detect, c.time_to_resolve, c.timeline, t.text
 		FROM cases c JOIN case_text t ON t.num = c.num AND t.lang = ? WHERE c.id = ?`, lang, id).Scan(
-		&num, &org, &c.Date, &c.Severity, &ttd, &ttr, &timeline, &text)
+		&num, &org, &c.Date, &c.Zone, &c.Severity, &ttd, &ttr, &timeline, &text)
 	if err == sql.ErrNoRows {
 		return Case{}, fmt.Errorf("case %q: %w", id, ErrNotFound)
 	}
@@ -325,13 +325,13 @@ func placeholders(n int) string {
 
 // Entry is a case's id, date and title in one language, for feeds and sitemaps.
 type Entry struct {
-	ID, Date, Title, Summary string
-	Org                      Term
+	ID, Date, Zone, Title, Summary string
+	Org                            Term
 }
 
 // Entries lists up to limit cases newest first, in lang.
 func (s *Store) Entries(ctx context.Context, lang Lang, limit int) ([]Entry, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.date, c.org, t.title, t.summary FROM cases c
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.date, c.zone, c.org, t.title, t.summary FROM cases c
 		JOIN case_text t ON t.num = c.num AND t.lang = ? ORDER BY c.date DESC, c.num DESC LIMIT ?`, lang, limit)
 	if err != nil {
 		return nil, fmt.Errorf("entries: %w", err)
@@ -341,7 +341,7 @@ func (s *Store) Entries(ctx context.Context, lang Lang, limit int) ([]Entry, err
 	for rows.Next() {
 		var e Entry
 		var org string
-		if err := rows.Scan(&e.ID, &e.Date, &org, &e.Title, &e.Summary); err != nil {
+		if err := rows.Scan(&e.ID, &e.Date, &e.Zone, &org, &e.Title, &e.Summary); err != nil {
 			return nil, err
 		}
 		e.Org = s.Term(lang, KindOrg, org)
@@ -359,7 +359,7 @@ func (s *Store) BuiltAt(ctx context.Context) string {
 
 // linksOf returns a case's links to other cases, same-event first.
 func (s *Store) linksOf(ctx context.Context, lang Lang, num int) ([]CaseLink, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT l.kind, c.id, c.org, c.date, t.headline, t.title FROM case_links l
+	rows, err := s.db.QueryContext(ctx, `SELECT l.kind, c.id, c.org, c.date, c.zone, t.headline, t.title FROM case_links l
 		JOIN cases c ON c.num = l.other JOIN case_text t ON t.num = l.other AND t.lang = ?
 		WHERE l.num = ? ORDER BY l.kind DESC, l.pos`, lang, num)
 	if err != nil {
@@ -370,7 +370,7 @@ func (s *Store) linksOf(ctx context.Context, lang Lang, num int) ([]CaseLink, er
 	for rows.Next() {
 		var l CaseLink
 		var org string
-		if err := rows.Scan(&l.Kind, &l.ID, &org, &l.Date, &l.Headline, &l.Title); err != nil {
+		if err := rows.Scan(&l.Kind, &l.ID, &org, &l.Date, &l.Zone, &l.Headline, &l.Title); err != nil {
 			return nil, err
 		}
 		l.Org = s.Term(lang, KindOrg, org)

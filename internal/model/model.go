@@ -31,7 +31,8 @@ type Card struct {
 	ID       string `json:"id"`
 	URL      string `json:"url" jsonschema:"the case's page"`
 	Org      Term   `json:"org"`
-	Date     string `json:"date" jsonschema:"YYYY-MM-DD, YYYY-MM or YYYY (UTC)"`
+	Date     string `json:"date" jsonschema:"YYYY-MM-DD, YYYY-MM or YYYY: the day it began in zone, or in UTC without one"`
+	Zone     string `json:"zone,omitempty" jsonschema:"the IANA time zone of the date when the sources give local times, e.g. Asia/Seoul"`
 	Headline string `json:"headline,omitempty" jsonschema:"a short headline naming the organization and what failed"`
 	Title    string `json:"title"`
 	Summary  string `json:"summary" jsonschema:"the summary (MCP lists give its start)"`
@@ -115,7 +116,8 @@ type Case struct {
 	ID            string  `json:"id"`
 	URL           string  `json:"url" jsonschema:"the case's page in the first language of the answer"`
 	Org           Term    `json:"org"`
-	Date          string  `json:"date" jsonschema:"YYYY-MM-DD, YYYY-MM or YYYY (UTC)"`
+	Date          string  `json:"date" jsonschema:"YYYY-MM-DD, YYYY-MM or YYYY: the day it began in zone, or in UTC without one"`
+	Zone          string  `json:"zone,omitempty" jsonschema:"the IANA time zone of the date when the sources give local times, e.g. Asia/Seoul"`
 	Severity      *string `json:"severity" jsonschema:"critical, major or minor; null when the sources do not say"`
 	TimeToDetect  *int    `json:"time_to_detect" jsonschema:"minutes; null when unknown"`
 	TimeToResolve *int    `json:"time_to_resolve" jsonschema:"minutes; null when unknown"`

@@ -34,7 +34,7 @@ func List(ctx context.Context, head string, out model.ToolList) string {
 	}
 	for i, c := range out.Cases {
 		fmt.Fprintf(&b, "\n%d. %s · %s · %s — %s\n   %s\n   %s\n", from+i, c.ID, c.Org.Label,
-			views.FormatDate(out.Lang, c.Date), c.Title, c.Summary, c.URL)
+			views.FormatCaseDate(out.Lang, c.Date, c.Zone), c.Title, c.Summary, c.URL)
 	}
 	if out.Page < out.Pages {
 		fmt.Fprintf(&b, "\n%s\n", views.T(ctx, "mcp.next_page", map[string]any{"Next": out.Page + 1, "Pages": out.Pages}))
@@ -63,7 +63,7 @@ func listWhat(ctx context.Context, out model.ToolList) string {
 func Case(ctx context.Context, langs []catalog.Lang, out model.Case, localize func(lang catalog.Lang) context.Context) string {
 	lang := langs[0]
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s · %s · %s\n%s\n\n", out.ID, out.Org.Label, views.FormatDate(lang, out.Date), out.URL)
+	fmt.Fprintf(&b, "# %s · %s · %s\n%s\n\n", out.ID, out.Org.Label, views.FormatCaseDate(lang, out.Date, out.Zone), out.URL)
 	fmt.Fprintf(&b, "## %s\n", views.T(ctx, "case.facts"))
 	severity := "–"
 	if out.Severity != nil {

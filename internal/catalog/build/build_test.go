@@ -43,6 +43,9 @@ func replace(old, new string) func(string) string {
 
 func keep(s string) string { return s }
 
+// both applies two edits in turn.
+func both(a, b func(string) string) func(string) string { return func(s string) string { return b(a(s)) } }
+
 // replaceLine replaces the line that starts with prefix.
 func replaceLine(prefix, line string) func(string) string {
 	return func(s string) string {
@@ -80,6 +83,19 @@ func dropKey(lang, key string) func(string) string {
 	}
 }
 
+// A zoned case is dated on the local day its timeline starts, even when that is the day
+// before in UTC.
+func TestLoadLocalDate(t *testing.T) {
+	dir := fixture(t, replace("sources:", "timeline:\n  - {at: \"2022-10-15T08:19+09:00\", mark: start, en: Fire, ko: 화재}\nsources:"), nil)
+	d, err := Load(dir)
+	if err != nil {
+		t.Fatalf("Load = %v", err)
+	}
+	if c := d.Cases[0]; c.Date != "2022-10-15" || c.Zone != "Asia/Seoul" {
+		t.Errorf("date %s zone %s, want 2022-10-15 in Asia/Seoul", c.Date, c.Zone)
+	}
+}
+
 func TestLoadValid(t *testing.T) {
 	d, err := Load(fixture(t, keep, nil))
 	if err != nil {
@@ -112,6 +128,12 @@ func TestLoadRejectsBadData(t *testing.T) {
 		{"unknown check", replace("checks:\n", "checks:\n  be-careful: [1]\n"), nil, "IL-0003.yaml:", `checks.be-careful: unknown check "be-careful"`},
 		{"check item out of range", replace("recovery-playbook: [2]", "recovery-playbook: [9]"), nil, "IL-0003.yaml:", "checks.recovery-playbook: action item 9 does not exist; the case has 4"},
 		{"Hangul in English", replace("en:\n  title: ", "en:\n  title: 카카오 "), nil, "IL-0003.yaml:", "en.title: English text contains Hangul"},
+		{"no Hangul in Korean", replace("  title: SK C&C 판교 데이터센터 배터리실 화재로 카카오 서비스 대부분이 멈췄고, 전체 정상화까지 5일이 걸렸다", "  title: A fire stopped Kakao"), nil, "IL-0003.yaml:", "ko.title: Korean text"},
+		{"detection disagrees", replace("sources:", "time_to_detect: 5\ntimeline:\n  - {at: \"2022-10-15T15:19+09:00\", mark: start, en: Fire, ko: 화재}\n  - {at: \"2022-10-15T15:33+09:00\", mark: detected, en: Alarm, ko: 경보}\nsources:"), nil, "IL-0003.yaml:", `time_to_detect: 5 minutes does not match the timeline, where "detected" comes 14 minutes after "start"`},
+		{"local times without a zone", both(replace("zone: Asia/Seoul\n", ""), replace("sources:", "timeline:\n  - {at: \"2022-10-15T15:19+09:00\", mark: start, en: Fire, ko: 화재}\nsources:")), nil, "IL-0003.yaml:", "zone: the timeline starts in local time (+09:00)"},
+		{"date not the local day", replace("sources:", "timeline:\n  - {at: \"2022-10-16T01:19+09:00\", mark: start, en: Fire, ko: 화재}\nsources:"), nil, "IL-0003.yaml:", "date: 2022-10-15 is not the day the timeline starts in Asia/Seoul (2022-10-16)"},
+		{"date not the UTC day", both(replace("zone: Asia/Seoul\n", ""), replace("sources:", "timeline:\n  - {at: \"2022-10-14T23:00Z\", mark: start, en: Fire, ko: 화재}\nsources:")), nil, "IL-0003.yaml:", "date: 2022-10-15 is not the day the timeline starts in UTC (2022-10-14)"},
+		{"unknown zone", replace("zone: Asia/Seoul", "zone: Korea/Pangyo"), nil, "IL-0003.yaml:4", `zone: "Korea/Pangyo" is not a time zone`},
 		{"id not the file name", keep, map[string]string{"IL-0004.yaml": string(valid)}, "IL-0004.yaml", "id: IL-0003 does not match the file name; expected IL-0004"},
 		{"bad date", replace("date: 2022-10-15", "date: 2022-13-45"), nil, "IL-0003.yaml:3", `date: "2022-13-45" is not a calendar date`},
 		{"date words", replace("date: 2022-10-15", "date: October 2022"), nil, "IL-0003.yaml:3", "is not a date"},
@@ -123,7 +145,7 @@ func TestLoadRejectsBadData(t *testing.T) {
 		{"related missing", replace("sources:", "related: [IL-0999]\nsources:"), nil, "IL-0003.yaml:", "related[0]: related case IL-0999 does not exist"},
 		{"malformed yaml", replace("causes: [power-facility]", "causes: [power-facility"), nil, "IL-0003.yaml:", "malformed YAML"},
 		{"bad file name", keep, map[string]string{"case-5.yaml": string(valid)}, "case-5.yaml", "IL-NNNN.yaml"},
-		{"bad severity", replace("severity: critical", "severity: huge"), nil, "IL-0003.yaml:8", `severity: "huge" is not a severity`},
+		{"bad severity", replace("severity: critical", "severity: huge"), nil, "IL-0003.yaml:9", `severity: "huge" is not a severity`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -203,6 +203,9 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[catalog.Kind]map[string]
 	if msg := checkDate(c.Date); msg != "" {
 		add([]any{"date"}, msg)
 	}
+	if _, err := catalog.LoadZone(c.Zone); err != nil {
+		add([]any{"zone"}, err.Error())
+	}
 	for _, kind := range catalog.VocabKinds {
 		key := kind.Plural()
 		tags := c.Tags[kind]
@@ -351,6 +354,7 @@ func checkTimeline(c *Case) Problems {
 			add([]any{"timeline", i, "ko"}, "expected a short Korean text")
 		}
 	}
+	ps = append(ps, checkLocalDate(c, marked["start"])...)
 	start, ok := marked["start"]
 	if !ok {
 		if len(c.Timeline) > 0 && len(marked) > 0 {
@@ -374,9 +378,46 @@ func checkTimeline(c *Case) Problems {
 	return ps
 }
 
+// checkLocalDate checks the date against the timeline: a timeline in local time needs the
+// case's zone, and the date is the day of the event marked "start" in that zone (in UTC without
+// one). A timeline with no start mark may begin after the incident did, so it sets no day.
+func checkLocalDate(c *Case, start time.Time) Problems {
+	var ps Problems
+	if len(c.Timeline) == 0 {
+		return nil
+	}
+	marked := !start.IsZero()
+	if !marked {
+		t, err := catalog.ParseEventTime(c.Timeline[0].At)
+		if err != nil {
+			return nil // reported with the event
+		}
+		start = t
+	}
+	loc, err := catalog.LoadZone(c.Zone)
+	if err != nil {
+		return nil // reported with the zone
+	}
+	if _, off := start.Zone(); off != 0 && c.Zone == "" {
+		ps = append(ps, c.problem([]any{"zone"}, "zone", fmt.Sprintf("the timeline starts in local time (%s): name the zone, e.g. zone: Asia/Seoul, and give date as the local day", start.Format("-07:00"))))
+		return ps
+	}
+	if len(c.Date) != 10 || !marked {
+		return ps
+	}
+	if day := start.In(loc).Format("2006-01-02"); day != c.Date {
+		where := "UTC"
+		if c.Zone != "" {
+			where = c.Zone
+		}
+		ps = append(ps, c.problem([]any{"date"}, "date", fmt.Sprintf("%s is not the day the timeline starts in %s (%s)", c.Date, where, day)))
+	}
+	return ps
+}
+
 func checkDate(s string) string {
 	if s == "" {
-		return "missing; expected the incident start date in UTC as YYYY-MM-DD (or YYYY-MM, YYYY)"
+		return "missing; expected the incident start date as YYYY-MM-DD (or YYYY-MM, YYYY), in UTC or in the case's zone"
 	}
 	if !datePattern.MatchString(s) {
 		return fmt.Sprintf("%q is not a date; expected YYYY-MM-DD, YYYY-MM or YYYY", s)

@@ -83,6 +83,7 @@ type Case struct {
 	ID            string   `yaml:"id"`
 	Org           string   `yaml:"org"`
 	Date          string   `yaml:"date"`
+	Zone          string   `yaml:"zone"` // IANA name; the date is then the local day
 	Severity      string   `yaml:"severity"`
 	TimeToDetect  *int     `yaml:"time_to_detect"`
 	TimeToResolve *int     `yaml:"time_to_resolve"`

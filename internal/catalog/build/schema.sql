@@ -6,12 +6,13 @@ CREATE TABLE cases (
   num INTEGER PRIMARY KEY,
   id TEXT NOT NULL UNIQUE,
   org TEXT NOT NULL,
-  date TEXT NOT NULL,          -- YYYY-MM-DD, YYYY-MM or YYYY (UTC)
+  date TEXT NOT NULL,          -- YYYY-MM-DD, YYYY-MM or YYYY, in zone (UTC when zone is '')
   year INTEGER NOT NULL,
   severity TEXT NOT NULL,      -- '' when unknown
   time_to_detect INTEGER,      -- minutes, NULL when unknown
   time_to_resolve INTEGER,     -- minutes, NULL when unknown
-  timeline TEXT NOT NULL       -- JSON array of {"at","mark","en","ko"}, in time order
+  timeline TEXT NOT NULL,      -- JSON array of {"at","mark","en","ko"}, in time order
+  zone TEXT NOT NULL           -- IANA zone the date is the local day of; '' for UTC
 );
 CREATE INDEX cases_date ON cases (date DESC, num DESC);
 
