@@ -4,7 +4,7 @@ ADDR    ?= :8080
 BIN     := bin/incidentlib
 DB      := data/embedded/catalog.db
 
-.PHONY: help data generate build run test test-go lint bench deps clean
+.PHONY: help data generate build run test test-go fuzz lint bench deps clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -29,6 +29,10 @@ test: deps data lint ## run every test (with the race detector): unit, server, c
 
 test-go: data ## run the Go tests without installing browser dependencies (browser tests skip)
 	$(GO) test ./...
+
+fuzz: ## fuzz the MCP endpoint's bodies and its JSON-RPC id shim for a bounded time (CI runs it)
+	$(GO) test -run '^$$' -fuzz '^FuzzMCPBody$$' -fuzztime $${FUZZTIME:-20s} ./web
+	$(GO) test -run '^$$' -fuzz '^FuzzIDSwap$$' -fuzztime $${FUZZTIME:-20s} ./web
 
 lint: ## vet and check formatting
 	$(GO) vet ./...
