@@ -43,7 +43,7 @@ func listSentence(ctx context.Context, r catalog.Result) string {
 	case len(r.Words) == 0:
 		what = T(ctx, "list.what_filters")
 	case r.AnyWords:
-		what = T(ctx, "list.what_search_any")
+		what = N(ctx, "list.what_search_groups", r.AllWords, map[string]any{"Some": r.Total - r.AllWords})
 	case hasValues:
 		what = T(ctx, "list.what_search_filters")
 	default:

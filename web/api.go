@@ -63,9 +63,9 @@ func (s *Server) apiCases(c echo.Context) error {
 		return err
 	}
 	ctx := s.apiContext(c, lang)
-	out := model.List{Lang: lang, Query: r.Filter.Q, Filters: map[catalog.Kind][]string{}, Sort: r.Filter.Sort, AnyWords: r.AnyWords,
+	out := model.List{Lang: lang, Query: r.Filter.Q, Filters: map[catalog.Kind][]string{}, Sort: r.Filter.Sort, AnyWords: r.AnyWords, AllWords: allWords(r),
 		Total: r.Total, Page: r.Filter.Page, PageSize: r.Filter.PageSize, Pages: r.Pages(),
-		Cases: cardsOf(ctx, lang, r.Cards, 0), Facets: map[catalog.Kind][]model.Facet{}, Suggestions: terms(r.Suggestions)}
+		Cases: cardsOf(ctx, lang, r.Cards, 0), Facets: map[catalog.Kind][]model.Facet{}, Suggestions: facetTerms(r.Suggestions)}
 	for _, kind := range catalog.FilterKinds {
 		out.Filters[kind] = append([]string{}, r.Filter.Values[kind]...)
 		out.Facets[kind] = facets(r.Facets[kind])

@@ -251,9 +251,9 @@ func (s *Server) toolList(ctx context.Context, lang catalog.Lang, f catalog.Filt
 	if err != nil {
 		return model.ToolList{}, err
 	}
-	out := model.ToolList{Lang: lang, Query: r.Filter.Q, Filters: map[catalog.Kind][]string{}, Sort: r.Filter.Sort, AnyWords: r.AnyWords,
+	out := model.ToolList{Lang: lang, Query: r.Filter.Q, Filters: map[catalog.Kind][]string{}, Sort: r.Filter.Sort, AnyWords: r.AnyWords, AllWords: allWords(r),
 		Total: r.Total, Page: r.Filter.Page, PageSize: r.Filter.PageSize, Pages: r.Pages(),
-		URL: views.AbsURL(ctx, views.ListURL(lang, r.Filter)), Cases: cardsOf(ctx, lang, r.Cards, summaryStart), Suggestions: terms(r.Suggestions)}
+		URL: views.AbsURL(ctx, views.ListURL(lang, r.Filter)), Cases: cardsOf(ctx, lang, r.Cards, summaryStart), Suggestions: facetTerms(r.Suggestions)}
 	for kind, slugs := range r.Filter.Values {
 		if len(slugs) > 0 {
 			out.Filters[kind] = slugs

@@ -27,6 +27,26 @@ func terms(ts []catalog.Term) []model.Term {
 	return out
 }
 
+// allWords is how many of a result's cases have every search word.
+func allWords(r catalog.Result) int {
+	if r.AnyWords {
+		return r.AllWords
+	}
+	if len(r.Words) == 0 {
+		return 0
+	}
+	return r.Total
+}
+
+// facetTerms are the values of facets, without their counts.
+func facetTerms(fs []catalog.Facet) []model.Term {
+	out := make([]model.Term, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, term(f.Term))
+	}
+	return out
+}
+
 func facets(fs []catalog.Facet) []model.Facet {
 	out := make([]model.Facet, 0, len(fs))
 	for _, f := range fs {

@@ -89,13 +89,14 @@ type Facet struct {
 type Result struct {
 	Filter      Filter
 	Words       []QueryWord
-	AnyWords    bool // no case had every word; the list holds cases with any of them
+	AnyWords    bool // few cases had every word; the list holds cases with any of them
+	AllWords    int  // with AnyWords: how many of Total have every word (they come first)
 	Total       int
 	Cards       []Card
 	Facets      map[Kind][]Facet // kind -> values with counts under the other kinds' filters
 	Spread      map[Kind][]Facet // kind -> values with counts in this result set, most first
 	Links       []Link           // co-occurrences of values in this result set, for its graph
-	Suggestions []Term           // vocabulary values named by the search words, not yet applied
+	Suggestions []Facet          // vocabulary values named by the search words, not yet applied, with their cases within the filters
 	Dropped     []Dropped        // values the request named that do not exist, left out
 	Widen       []Facet          // with no result: each applied value, with the count without it
 }
@@ -137,7 +138,9 @@ type selection struct {
 	ix     *index
 	kinds  map[Kind]bitset // kind -> cases carrying any of the filter's values of that kind
 	match  bitset          // cases matching the search words; nil without words
+	every  bitset          // cases whose text has every search word; nil without words
 	all    bitset          // every case
+	filter bitset          // the vocabulary filters alone
 	result bitset          // the intersection of all the above
 	ranked []int32         // with search words: matching case numbers, best first
 }
@@ -173,35 +176,47 @@ func (s *Store) selectCases(ctx context.Context, f Filter, words []QueryWord, so
 		}
 	}
 	filtered, _ := sel.setExcept("")
+	sel.filter = filtered
 	anyWords := false
 	if len(words) > 0 {
-		// A catalog small enough for bm25 to order every match is searched once, in rank order,
-		// and the set is read from the ranked list; a large one is matched first, then ranked
-		// (rank decides how much of the match to score).
+		// The set is the cases whose own text has the words (TextExpr); the ranking still
+		// counts the tags column, so a case tagged with what the words name ranks above one that
+		// only mentions them. A catalog small enough for bm25 to order every match is ranked in
+		// one query and the set read from it; a large one is matched first, then ranked (rank
+		// decides how much of the match to score).
 		oneQuery := sortBy == SortRelevance && len(ix.order) <= maxRankAll
-		match := func(expr string) ([]int32, error) {
+		match := func(anyWord bool) ([]int32, bitset, error) {
+			set := SetExpr(words, anyWord)
 			if oneQuery {
-				return s.ftsRanked(ctx, expr)
+				ranked, err := s.ftsRanked(ctx, MatchExpr(words, anyWord))
+				if err != nil {
+					return nil, nil, err
+				}
+				nums, err := s.ftsMatch(ctx, set)
+				if err != nil {
+					return nil, nil, err
+				}
+				b := ix.matchSet(nums)
+				return keepIn(ix, ranked, b), b, nil
 			}
-			return s.ftsMatch(ctx, expr)
+			nums, err := s.ftsMatch(ctx, set)
+			return nums, ix.matchSet(nums), err
 		}
 		expr := MatchExpr(words, false)
-		nums, err := match(expr)
+		nums, all, err := match(false)
 		if err != nil {
 			return nil, false, err
 		}
-		all := ix.matchSet(nums)
-		sel.match = all
+		sel.match, sel.every = all, all
 		if len(words) > 1 {
 			inFilter := all.clone()
 			inFilter.and(filtered)
 			if inFilter.count() < minAllWords {
 				anyWords = true
 				expr = MatchExpr(words, true)
-				if nums, err = match(expr); err != nil {
+				if nums, sel.match, err = match(true); err != nil {
 					return nil, false, err
 				}
-				sel.match = ix.matchSet(nums)
 			}
 		}
 		if sortBy == SortRelevance {
@@ -209,6 +224,8 @@ func (s *Store) selectCases(ctx context.Context, f Filter, words []QueryWord, so
 				sel.ranked = nums
 			} else if sel.ranked, err = s.rank(ctx, ix, expr, nums); err != nil {
 				return nil, false, err
+			} else {
+				sel.ranked = keepIn(ix, sel.ranked, sel.match)
 			}
 			if anyWords { // cases with every word first, each group in rank order
 				sort.SliceStable(sel.ranked, func(i, j int) bool {
@@ -219,6 +236,17 @@ func (s *Store) selectCases(ctx context.Context, f Filter, words []QueryWord, so
 	}
 	sel.result, _ = sel.setExcept("")
 	return sel, anyWords, nil
+}
+
+// keepIn keeps the case numbers that are in set, in their order.
+func keepIn(ix *index, nums []int32, set bitset) []int32 {
+	out := nums[:0:0]
+	for _, n := range nums {
+		if p, ok := ix.posOf[n]; ok && set.has(p) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // ftsMatch returns the numbers of the cases matching an FTS5 expression.
@@ -307,6 +335,11 @@ func (s *Store) Cases(ctx context.Context, lang Lang, f Filter) (Result, error) 
 	}
 	r.AnyWords = anyWords
 	r.Total = sel.result.count()
+	if anyWords {
+		every := sel.every.clone()
+		every.and(sel.filter)
+		r.AllWords = every.count()
+	}
 	if r.Filter.Page > r.Pages() { // before the cards, facets and graph are worked out
 		return r, &FilterError{Param: "page", Reason: ReasonBadPage, Value: strconv.Itoa(r.Filter.Page), Limit: r.Pages()}
 	}
@@ -315,7 +348,13 @@ func (s *Store) Cases(ctx context.Context, lang Lang, f Filter) (Result, error) 
 	}
 	r.Facets = s.facets(lang, f, sel)
 	r.Spread, r.Links = s.spread(lang, sel.ix, sel.result)
-	r.Suggestions = s.Suggest(lang, f.Q, f)
+	for _, t := range s.Suggest(lang, f.Q, f) {
+		set := sel.ix.kindSet(t.Kind, []string{t.Slug})
+		set.and(sel.filter)
+		if n := set.count(); n > 0 {
+			r.Suggestions = append(r.Suggestions, Facet{Term: t, Count: n})
+		}
+	}
 	return r, nil
 }
 
@@ -504,7 +543,8 @@ func (s *Store) Suggest(lang Lang, q string, applied Filter) []Term {
 			if applied.Has(kind, slug) || !t.hasCases {
 				continue
 			}
-			names := append([]string{t.label[0], t.label[1], slug, strings.ReplaceAll(slug, "-", " ")}, t.aliases...)
+			names := append(nameParts(t.label[0], t.label[1]), slug, strings.ReplaceAll(slug, "-", " "))
+			names = append(names, t.aliases...)
 			for _, name := range names {
 				n := normWords(name)
 				if n == "" {
@@ -515,6 +555,19 @@ func (s *Store) Suggest(lang Lang, q string, applied Filter) []Term {
 					break
 				}
 			}
+		}
+	}
+	return out
+}
+
+// nameParts is each label whole and, for a label such as "토스(비바리퍼블리카)" or "Dunamu
+// (Upbit)", the names inside and outside its parentheses: a reader types either.
+func nameParts(labels ...string) []string {
+	var out []string
+	for _, l := range labels {
+		out = append(out, l)
+		if outside, inside, ok := strings.Cut(l, "("); ok {
+			out = append(out, strings.TrimSpace(outside), strings.TrimSpace(strings.TrimSuffix(inside, ")")))
 		}
 	}
 	return out

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -48,23 +50,46 @@ type relevanceQuery struct {
 	First  string       `yaml:"first"`
 }
 
-// openRealCatalog builds the catalog from data/ into a temporary file and opens it.
+// The real catalog, built from data/ once for the package's tests.
+var real struct {
+	once  sync.Once
+	dir   string
+	store *catalog.Store
+	data  *build.Data
+	err   error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if real.store != nil {
+		real.store.Close()
+	}
+	if real.dir != "" {
+		os.RemoveAll(real.dir)
+	}
+	os.Exit(code)
+}
+
+// openRealCatalog builds the catalog from data/ (once per package) and opens it.
 func openRealCatalog(t *testing.T) (*catalog.Store, *build.Data) {
 	t.Helper()
-	d, err := build.Load(realDataDir)
-	if err != nil {
-		t.Fatalf("load %s: %v", realDataDir, err)
+	real.once.Do(func() {
+		if real.data, real.err = build.Load(realDataDir); real.err != nil {
+			return
+		}
+		if real.dir, real.err = os.MkdirTemp("", "incidentlib-relevance-"); real.err != nil {
+			return
+		}
+		path := filepath.Join(real.dir, "catalog.db")
+		if real.err = build.Write(context.Background(), real.data, path); real.err != nil {
+			return
+		}
+		real.store, real.err = catalog.Open(path)
+	})
+	if real.err != nil {
+		t.Fatalf("real catalog from %s: %v", realDataDir, real.err)
 	}
-	path := filepath.Join(t.TempDir(), "catalog.db")
-	if err := build.Write(context.Background(), d, path); err != nil {
-		t.Fatalf("build catalog: %v", err)
-	}
-	s, err := catalog.Open(path)
-	if err != nil {
-		t.Fatalf("open catalog: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, d
+	return real.store, real.data
 }
 
 func loadRelevanceQueries(t *testing.T, d *build.Data) []relevanceQuery {
@@ -157,13 +182,9 @@ func TestRelevance(t *testing.T) {
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n%s %s %-4s  %-44s  %s\n", padRunes("query", 52), "lang", "P@5", "top 5", "missed")
 	for _, q := range qs {
-		r, err := s.Cases(ctx, q.Lang, catalog.Filter{Q: q.Q})
+		got, _, anyWords, err := catalog.SearchIDs(ctx, s, catalog.Filter{Q: q.Q}, catalog.DefaultPageSize)
 		if err != nil {
-			t.Fatalf("Cases(%s, q=%q): %v", q.Lang, q.Q, err)
-		}
-		var got []string
-		for _, c := range r.Cards {
-			got = append(got, c.ID)
+			t.Fatalf("search %q: %v", q.Q, err)
 		}
 		p, missed := precisionAt(relevanceCutoff, got, q.Expect)
 		sum[q.Lang] += p
@@ -173,7 +194,7 @@ func TestRelevance(t *testing.T) {
 			label = string([]rune(label)[:49]) + "…"
 		}
 		note := ""
-		if r.AnyWords {
+		if anyWords {
 			note = " (any-word fallback)"
 		}
 		fmt.Fprintf(&table, "%s %-4s %.2f  %-44s  %s%s\n", padRunes(label, 52), q.Lang, p,
@@ -214,13 +235,9 @@ func TestRelevanceTitleFindsItsCase(t *testing.T) {
 	for _, c := range d.Cases {
 		for _, lang := range catalog.Langs {
 			title := c.Lang(lang).Title
-			r, err := s.Cases(ctx, lang, catalog.Filter{Q: title, PageSize: relevanceCutoff})
+			got, _, _, err := catalog.SearchIDs(ctx, s, catalog.Filter{Q: title}, relevanceCutoff)
 			if err != nil {
-				t.Fatalf("Cases(%s, q=%q): %v", lang, title, err)
-			}
-			var got []string
-			for _, card := range r.Cards {
-				got = append(got, card.ID)
+				t.Fatalf("search %s title %q: %v", lang, title, err)
 			}
 			if len(got) == 0 || got[0] != c.ID {
 				failed++
@@ -229,4 +246,105 @@ func TestRelevanceTitleFindsItsCase(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d title searches did not put their case first", failed, 2*len(d.Cases))
+}
+
+// caseText is everything a case says in both languages, sources left out, lower-cased.
+func caseText(c *build.Case) string {
+	var b strings.Builder
+	b.WriteString(c.ID + " ")
+	for _, lang := range catalog.Langs {
+		t := c.Lang(lang)
+		b.WriteString(t.Headline + " " + t.Title + " " + t.Summary + " " + t.Body() + " ")
+	}
+	for _, e := range c.Timeline {
+		b.WriteString(e.EN + " " + e.KO + " ")
+	}
+	return strings.ToLower(b.String())
+}
+
+// A search counts the cases whose own text names its words, not those that only carry a tag
+// whose label or alias is the word: those are offered as a filter, with their own count. Every
+// case listed, across every page, is counted, and the count is what the pages hold.
+func TestSearchCountsTheCasesThatNameIt(t *testing.T) {
+	s, d := openRealCatalog(t)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		q, lang string
+		names   *regexp.Regexp // how a case's text names the term
+	}{
+		{"BGP", "en", regexp.MustCompile(`\bbgp\b|border gateway protocol`)},
+		{"Cassandra", "en", regexp.MustCompile(`\bcassandra\b`)},
+		{"PostgreSQL", "en", regexp.MustCompile(`\bpostgres`)},
+		{"Consul", "en", regexp.MustCompile(`\bconsul\b`)},
+		{"leap second", "en", regexp.MustCompile(`(?s)\bleap\b.*\bseconds?\b|\bseconds?\b.*\bleap\b|윤초`)}, // every word, not the phrase
+		{"토스", "ko", regexp.MustCompile(`(^|[^가-힣])토스`)},
+	} {
+		named := map[string]bool{}
+		for _, c := range d.Cases {
+			if tt.names.MatchString(caseText(c)) {
+				named[c.ID] = true
+			}
+		}
+		var listed []string
+		total := -1
+		for page := 1; ; page++ {
+			r, err := s.Cases(ctx, catalog.Lang(tt.lang), catalog.Filter{Q: tt.q, Page: page})
+			if err != nil {
+				t.Fatalf("%s page %d: %v", tt.q, page, err)
+			}
+			total = r.Total
+			if r.AnyWords {
+				total = r.AllWords
+			}
+			for _, c := range r.Cards {
+				listed = append(listed, c.ID)
+			}
+			if page >= r.Pages() {
+				if len(listed) != r.Total {
+					t.Errorf("%q: the count says %d, the pages list %d", tt.q, r.Total, len(listed))
+				}
+				break
+			}
+		}
+		if total > len(named)*3/2 || total < len(named)*2/3 {
+			t.Errorf("%q counts %d cases with every word; %d name it", tt.q, total, len(named))
+		}
+		for _, id := range listed[:min(total, len(listed))] {
+			if !named[id] {
+				t.Errorf("%q lists %s among the cases with every word, but its text does not name it", tt.q, id)
+			}
+		}
+	}
+	// A word that is also a vocabulary alias becomes a filter, counted on its own.
+	r, err := s.Cases(ctx, catalog.English, catalog.Filter{Q: "BGP"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range r.Suggestions {
+		if f.Kind == catalog.KindCause && f.Slug == "network-failure" && f.Count > r.Total {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("BGP: suggestions %v, want the cause network-failure with its own, larger count", r.Suggestions)
+	}
+}
+
+// Korean organization names suggest the organization as their English names do.
+func TestKoreanOrgNamesSuggestTheOrg(t *testing.T) {
+	s, _ := openRealCatalog(t)
+	for q, org := range map[string]string{"토스": "toss", "카카오": "kakao", "네이버": "naver", "쿠팡": "coupang", "업비트": "dunamu", "카카오의 장애": "kakao"} {
+		r, err := s.Cases(context.Background(), catalog.Korean, catalog.Filter{Q: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := false
+		for _, f := range r.Suggestions {
+			ok = ok || f.Kind == catalog.KindOrg && f.Slug == org
+		}
+		if !ok {
+			t.Errorf("%q suggests %v, want the organization %s", q, r.Suggestions, org)
+		}
+	}
 }

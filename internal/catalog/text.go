@@ -88,11 +88,19 @@ func bigrams(s string) []string {
 	return out
 }
 
+// wordStart is the token written before each Hangul word in the index, so that a two-syllable
+// query can ask for a word that begins with it: 토스 finds 토스, 토스뱅크 and 토스증권 but not
+// 오토스케일러, whose bigrams also hold 토스. It is not a word of any language, and a query's
+// words are letters and digits only, so no search can ask for it alone.
+const wordStart = "zqhw"
+
 // IndexText turns text into the token string stored in the full-text index.
 func IndexText(s string) string {
 	var b strings.Builder
 	for _, r := range runs(s) {
 		if r.hangul {
+			b.WriteString(wordStart)
+			b.WriteByte(' ')
 			for _, g := range bigrams(r.text) {
 				b.WriteString(g)
 				b.WriteByte(' ')
@@ -247,6 +255,7 @@ var synonyms = [][]string{
 	{"마이그레이션", "migration"},
 	{"캐시", "cache"},
 	{"데이터베이스", "database", "db"},
+	{"postgres", "postgresql", "포스트그레스"},
 	{"롤백", "rollback"},
 	{"정규식", "regex", "regular"},
 	{"오버플로", "overflow"},
@@ -289,10 +298,28 @@ func phraseOf(w QueryWord) string {
 	if !w.Hangul {
 		return `"` + w.Raw + `"`
 	}
-	if utf8.RuneCountInString(w.Stem) == 1 {
+	switch utf8.RuneCountInString(w.Stem) {
+	case 1:
 		return `"` + w.Stem + `"*`
+	case 2: // a word of two syllables is read as the start of a word, as a reader means it
+		return `"` + wordStart + " " + w.Stem + `"`
 	}
 	return `"` + strings.Join(bigrams(w.Stem), " ") + `"`
+}
+
+// SetExpr is the FTS5 expression of the cases a search selects: every word (or, anyWord, any
+// of them) anywhere in the case, and at least one of them in the case's own text (id, title
+// with the organization's name, summary, body). A word that is only a vocabulary label or alias
+// of a case's tags cannot make the case match alone: "BGP" selects the cases that name BGP,
+// not every case tagged network failure (that value is offered as a filter instead, by
+// Store.Suggest). With another word in the text, a tag may stand for the word it names: "S3
+// outage" selects the S3 case tagged as an outage even when its text says "disruption".
+func SetExpr(words []QueryWord, anyWord bool) string {
+	text := "{id title summary body} : (" + MatchExpr(words, true) + ")"
+	if anyWord {
+		return text
+	}
+	return "(" + MatchExpr(words, false) + ") AND " + text
 }
 
 // MatchExpr joins the words into an FTS5 MATCH expression, all words (AND) or any (OR).

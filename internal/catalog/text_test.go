@@ -27,9 +27,25 @@ func TestIndexTextBigrams(t *testing.T) {
 
 func TestMatchExprIsQuoted(t *testing.T) {
 	got := MatchExpr(ParseQuery(`x" OR b* NEAR(c) 장애 DB를`), false)
-	want := `"x" AND "b" AND "near" AND "c" AND "장애" AND ("db" OR "데이 이터 터베 베이 이스" OR "database")`
+	want := `"x" AND "b" AND "near" AND "c" AND "zqhw 장애" AND ("db" OR "데이 이터 터베 베이 이스" OR "database")`
 	if got != want {
 		t.Errorf("MatchExpr = %s, want %s", got, want)
+	}
+}
+
+// A two-syllable Korean word is matched at the start of a word: the index marks where each
+// Hangul word begins, and the query asks for the mark before the word.
+func TestTwoSyllablesMatchAWordStart(t *testing.T) {
+	idx := " " + IndexText("토스뱅크 오토스케일러") + " "
+	phrase := strings.Trim(ftsPhrase(ParseQuery("토스")[0]), `"`)
+	if !strings.Contains(idx, " "+phrase+" ") {
+		t.Errorf("%q does not find 토스뱅크 in %q", phrase, idx)
+	}
+	if strings.Count(idx, " "+phrase+" ") != 1 {
+		t.Errorf("%q matches inside 오토스케일러 too: %q", phrase, idx)
+	}
+	if got := ParseQuery("카카오의")[0].Stem; got != "카카오" {
+		t.Errorf("카카오의 is searched as %q, want 카카오", got)
 	}
 }
 

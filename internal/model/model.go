@@ -47,6 +47,7 @@ type List struct {
 	Filters     map[catalog.Kind][]string `json:"filters"`
 	Sort        string                    `json:"sort"`
 	AnyWords    bool                      `json:"any_words"`
+	AllWords    int                       `json:"all_words"`
 	Total       int                       `json:"total"`
 	Page        int                       `json:"page"`
 	PageSize    int                       `json:"page_size"`
@@ -63,7 +64,8 @@ type ToolList struct {
 	Query       string                    `json:"query,omitempty"`
 	Filters     map[catalog.Kind][]string `json:"filters" jsonschema:"applied filter slugs by kind"`
 	Sort        string                    `json:"sort" jsonschema:"relevance, newest or oldest"`
-	AnyWords    bool                      `json:"any_words" jsonschema:"no case had every word, so the cases have at least one of them"`
+	AnyWords    bool                      `json:"any_words" jsonschema:"few cases had every word, so cases with some of them follow those that have them all"`
+	AllWords    int                       `json:"all_words" jsonschema:"how many of the cases have every search word (all of them unless any_words)"`
 	Total       int                       `json:"total" jsonschema:"cases in all pages"`
 	Page        int                       `json:"page"`
 	PageSize    int                       `json:"page_size"`

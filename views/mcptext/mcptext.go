@@ -51,7 +51,7 @@ func listWhat(ctx context.Context, out model.ToolList) string {
 	case !words:
 		return views.T(ctx, "list.what_filters")
 	case out.AnyWords:
-		return views.T(ctx, "list.what_search_any")
+		return views.N(ctx, "list.what_search_groups", out.AllWords, map[string]any{"Some": out.Total - out.AllWords})
 	case len(out.Filters) > 0:
 		return views.T(ctx, "list.what_search_filters")
 	}
