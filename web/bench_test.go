@@ -142,4 +142,3 @@ func BenchmarkAPICase(b *testing.B) {
 	s, _ := benchServer(b)
 	benchGet(b, s, "/api/v1/cases/"+benchCase, false)
 }
-

@@ -44,7 +44,9 @@ func replace(old, new string) func(string) string {
 func keep(s string) string { return s }
 
 // both applies two edits in turn.
-func both(a, b func(string) string) func(string) string { return func(s string) string { return b(a(s)) } }
+func both(a, b func(string) string) func(string) string {
+	return func(s string) string { return b(a(s)) }
+}
 
 // replaceLine replaces the line that starts with prefix.
 func replaceLine(prefix, line string) func(string) string {
