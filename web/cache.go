@@ -99,15 +99,15 @@ func (rc *responseCache) get(key string) *cachedResponse {
 }
 
 func (rc *responseCache) put(key string, r *cachedResponse) {
+	if r.gz != nil {
+		r.body = nil
+		r.plain.Store(nil) // kept gzipped only
+	}
 	size := r.size(key)
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if _, ok := rc.items[key]; ok {
 		return
-	}
-	if r.gz != nil {
-		r.body = nil
-		r.plain.Store(nil) // kept gzipped only
 	}
 	rc.makeRoom(size)
 	r.cache, r.key, r.counted = rc, key, size

@@ -380,6 +380,9 @@ func TestCacheKeepsGzipOnlyUntilAsked(t *testing.T) {
 	if plain.status != 200 || !strings.Contains(plain.body, "</html>") || cr.plain.Load() == nil {
 		t.Fatalf("the plain body was not served and kept (status %d)", plain.status)
 	}
+	if before >= len(plain.body) {
+		t.Errorf("the cache counts %d bytes for a page kept gzipped, more than its plain body of %d", before, len(plain.body))
+	}
 	if grown := s.cache.bytes - before; grown != len(plain.body) {
 		t.Errorf("the cache counted %d more bytes for a plain body of %d", grown, len(plain.body))
 	}
