@@ -49,25 +49,37 @@ func archiveURL(s catalog.Source) string {
 	return "https://web.archive.org/web/" + s.URL
 }
 
-// Reasons says why a case is related: "same root cause · shared Database".
+// shownLinks is how many of a group of linked cases (earlier at the same organization) are shown
+// before the rest fold away: the related cases above them matter more.
+const shownLinks = 3
+
+// Reasons says why a case is related: "same kind of cause: Capacity limit · same component:
+// Database", a phrase a kind.
 func Reasons(ctx context.Context, rs []catalog.Term) string {
-	var parts []string
-	seen := map[string]bool{}
+	// One phrase a kind, naming its shared values: "same kind of cause: Capacity limit, Software
+	// bug", not the phrase twice.
+	var kinds []catalog.Kind
+	labels := map[catalog.Kind][]string{}
 	for _, r := range rs {
-		var s string
 		switch r.Kind {
 		case catalog.KindSymptom, catalog.KindOrg, catalog.KindYear:
 			continue // never a reason: too common to say anything
-		default:
-			id := "reason." + string(r.Kind)
-			if s = T(ctx, id, map[string]any{"Label": r.Label}); s == id {
-				continue // a kind without a phrase of its own
-			}
 		}
-		if !seen[s] {
-			seen[s] = true
-			parts = append(parts, s)
+		if _, ok := labels[r.Kind]; !ok {
+			kinds = append(kinds, r.Kind)
 		}
+		if !slices.Contains(labels[r.Kind], r.Label) {
+			labels[r.Kind] = append(labels[r.Kind], r.Label)
+		}
+	}
+	var parts []string
+	for _, k := range kinds {
+		id := "reason." + string(k)
+		s := T(ctx, id, map[string]any{"Label": strings.Join(labels[k], ", ")})
+		if s == id {
+			continue // a kind without a phrase of its own
+		}
+		parts = append(parts, s)
 		if len(parts) == 3 {
 			break
 		}

@@ -2,10 +2,16 @@ package views
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+
+	"incidentlib/internal/catalog"
+	"incidentlib/locales"
 )
 
 // The committed *_templ.go files match their .templ sources: the sources are generated again
@@ -78,4 +84,22 @@ func TestFormatCaseDateNamesTheZone(t *testing.T) {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
 		}
 	}
+}
+
+func TestReasonsNameEachKindOnce(t *testing.T) {
+	ctx := testLocale(t, "en")
+	got := Reasons(ctx, []catalog.Term{{Kind: catalog.KindCause, Label: "Capacity limit"}, {Kind: catalog.KindCause, Label: "Software bug"}, {Kind: catalog.KindComponent, Label: "Database"}})
+	if want := "same kind of cause: Capacity limit, Software bug · same component: Database"; got != want {
+		t.Errorf("Reasons = %q, want %q", got, want)
+	}
+}
+
+// testLocale is a context with the real messages of lang.
+func testLocale(t *testing.T, lang catalog.Lang) context.Context {
+	t.Helper()
+	b, err := locales.Bundle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return WithLocale(context.Background(), &Locale{Lang: lang, Localizer: i18n.NewLocalizer(b, string(lang))})
 }

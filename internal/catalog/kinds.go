@@ -16,7 +16,6 @@ const (
 
 	KindCheck  Kind = "check"  // a check of data/checks.yaml
 	KindText   Kind = "text"   // a related case's reason: similar wording
-	KindDate   Kind = "date"   // a related case's reason: the same day
 	KindEditor Kind = "editor" // a related case's reason: linked by the editors
 	KindWords  Kind = "q"      // a listing's search words, as a term of what can be widened
 	KindAll    Kind = "all"    // the whole catalog, as the term of its durations

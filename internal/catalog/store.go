@@ -295,7 +295,7 @@ func (s *Store) related(ctx context.Context, lang Lang, num int) ([]Related, err
 		}
 		json.Unmarshal([]byte(reasons), &rs)
 		for _, x := range rs {
-			if x.Kind == KindText || x.Kind == KindDate {
+			if x.Kind == KindText {
 				r.Reasons = append(r.Reasons, Term{Kind: x.Kind})
 				continue
 			}

@@ -20,14 +20,12 @@ import (
 // and trigger (stop words dropped, plural and tense endings cut). Causes weigh most because two
 // incidents with the same cause teach the same lesson; a shared component or factor is the next
 // most useful link; symptoms are common and weigh least. Text similarity catches links the tags
-// miss (two DNS race conditions tagged differently). Two incidents that started the same day are
-// often one event seen from two sides (the Pangyo fire at Kakao and at Naver, the us-east-1
-// outage at the companies built on it), so the same full date adds to the score and is given as
-// a reason. A case keeps its MaxRelated best cases with a score of at least MinRelatedScore, and
+// miss (two DNS race conditions tagged differently). Starting on the same day is no reason: one
+// event seen from two sides is written as same_event by the editors, and two unrelated outages
+// on one day teach nothing together. A case keeps its MaxRelated best cases with a score of at least MinRelatedScore, and
 // never itself.
 const (
-	textWeight    = 6.0
-	sameDayWeight = 8.0
+	textWeight = 6.0
 
 	MaxRelated      = 10
 	MinRelatedScore = 2.0
@@ -120,18 +118,11 @@ func pairScore(a, b *Case, cos float64) (Link, bool) {
 	if cos >= minTextReason {
 		reasons = append(reasons, Reason{Kind: catalog.KindText})
 	}
-	if sameDay(a, b) {
-		score += sameDayWeight
-		reasons = append([]Reason{{Kind: catalog.KindDate}}, reasons...)
-	}
 	if score < MinRelatedScore {
 		return Link{}, false
 	}
 	return Link{ID: b.ID, Score: math.Round(score*100) / 100, Reasons: reasons}, true
 }
-
-// sameDay reports whether two cases started on the same, fully known, day.
-func sameDay(a, b *Case) bool { return len(a.Date) == 10 && a.Date == b.Date }
 
 func shared(a, b []string) []string {
 	var out []string
