@@ -208,3 +208,14 @@ func CaseFromURL(lang catalog.Lang, id, from string) string {
 	}
 	return CaseURL(lang, id) + "?" + url.Values{"from": {from}}.Encode()
 }
+
+// LikeURL is the "incidents like mine" page, with a description when one is given.
+func LikeURL(lang catalog.Lang, text string) string {
+	if text == "" {
+		return "/" + string(lang) + "/like"
+	}
+	return withQuery("/"+string(lang)+"/like", url.Values{"text": {text}})
+}
+
+// LikeJSONURL is the API's answer to a description.
+func LikeJSONURL(text string) string { return withQuery("/api/v1/similar", url.Values{"text": {text}}) }

@@ -110,6 +110,16 @@ func TestAPIMatchesOpenAPI(t *testing.T) {
 				}
 			}
 		}},
+		{"/api/v1/similar?text=battery+room+fire+in+the+data+center&lang=ko", 200, func(t *testing.T, b map[string]any) {
+			if cs := b["cases"].([]any); len(cs) == 0 || cs[0].(map[string]any)["id"] != "IL-0003" {
+				t.Errorf("similar cases = %v, want IL-0003 first", cs)
+			}
+		}},
+		{"/api/v1/similar", 400, func(t *testing.T, b map[string]any) {
+			if b["param"] != "text" {
+				t.Errorf("error = %v, want param text", b)
+			}
+		}},
 		{"/api/v1/vocab?lang=ko", 200, func(t *testing.T, b map[string]any) {
 			if len(b["vocab"].(map[string]any)["cause"].([]any)) < 10 {
 				t.Error("vocab has too few causes")

@@ -141,6 +141,7 @@ var (
 	caseParams    = []string{"from", "view"}
 	topicParams   = []string{"page", "from"}
 	langParams    = []string{"lang"}
+	likeParams    = []string{"text", "lang", "limit"}
 )
 
 // paramsFor returns the query parameters the answer at path reads. It follows the routes.
@@ -152,6 +153,8 @@ func paramsFor(path string) []string {
 		return []string{"lang", "format"}
 	case path == "/api/v1/checks":
 		return append([]string{"lang"}, stackParams...)
+	case path == "/api/v1/similar":
+		return likeParams
 	case strings.HasPrefix(path, "/api/v1/"):
 		return langParams
 	case len(path) >= 4 && path[0] == '/' && path[3] == '/' && validLang(path[1:3]):
@@ -161,6 +164,8 @@ func paramsFor(path string) []string {
 			return listingParams
 		case rest == "checks":
 			return stackParams
+		case rest == "like":
+			return []string{"text"}
 		case !strings.Contains(rest, "/"):
 			return []string{"q"} // an index page's typed words
 		case strings.HasSuffix(rest, "/card.png"):

@@ -55,6 +55,7 @@ func (s *Server) mcp() echo.HandlerFunc {
 	mcp.AddTool(srv, getTopicTool, s.toolGetTopic)
 	mcp.AddTool(srv, vocabTool, s.toolVocab)
 	mcp.AddTool(srv, getChecklistTool, s.toolGetChecklist)
+	mcp.AddTool(srv, findSimilarTool, s.toolFindSimilar)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,

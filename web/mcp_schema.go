@@ -37,6 +37,8 @@ func inputSchema[In any]() *jsonschema.Schema {
 			}
 		case "query", "words":
 			p.MaxLength = new(catalog.MaxQueryLen)
+		case "text":
+			p.MaxLength = new(catalog.MaxLikeLen)
 		case "id", "slug":
 			p.MaxLength = new(mcpMaxSlugLen)
 		case "page":

@@ -121,7 +121,7 @@ func TestMCPListsTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"get_checklist", "get_incident", "get_topic", "list_incidents", "search_incidents", "vocab"}
+	want := []string{"find_similar_incidents", "get_checklist", "get_incident", "get_topic", "list_incidents", "search_incidents", "vocab"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}

@@ -348,3 +348,60 @@ func TestKoreanOrgNamesSuggestTheOrg(t *testing.T) {
 		}
 	}
 }
+
+// likeFile holds descriptions of incidents written in fresh words from cases' facts, as an
+// engineer at another company would describe their own, each with the case it was written from;
+// half are in the language other than the organization's own.
+const likeFile = "../../testdata/like.yaml"
+
+// minLikeHit is the bar for "incidents like mine": in each language, the share of descriptions
+// whose case comes in the first five.
+const minLikeHit = 0.8
+
+func TestLikeMineFindsTheCase(t *testing.T) {
+	s, _ := openRealCatalog(t)
+	f, err := os.Open(likeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var qs []struct {
+		Text   string       `yaml:"text"`
+		Lang   catalog.Lang `yaml:"lang"`
+		Expect string       `yaml:"expect"`
+	}
+	if err := yaml.NewDecoder(f).Decode(&qs); err != nil {
+		t.Fatal(err)
+	}
+	hits, count := map[catalog.Lang]int{}, map[catalog.Lang]int{}
+	var table strings.Builder
+	for _, q := range qs {
+		r, err := s.Like(context.Background(), q.Lang, q.Text, relevanceCutoff)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range r.Cases {
+			got = append(got, c.ID)
+		}
+		count[q.Lang]++
+		mark := "miss"
+		if slices.Contains(got, q.Expect) {
+			hits[q.Lang]++
+			mark = "hit "
+		}
+		fmt.Fprintf(&table, "%s %s %s  %s  %s\n", mark, q.Lang, q.Expect, strings.Join(got, " "), catalog.Clip(q.Text, 70))
+	}
+	t.Log("\n" + table.String())
+	for _, lang := range catalog.Langs {
+		if count[lang] == 0 {
+			t.Errorf("no %s descriptions", lang)
+			continue
+		}
+		hit := float64(hits[lang]) / float64(count[lang])
+		t.Logf("hit@5 %s: %.2f over %d descriptions (bar %.2f)", lang, hit, count[lang], minLikeHit)
+		if hit < minLikeHit {
+			t.Errorf("hit@5 %s = %.2f, below the bar %.2f", lang, hit, minLikeHit)
+		}
+	}
+}

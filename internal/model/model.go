@@ -266,3 +266,27 @@ func ListsByKind[T any](b []byte, kinds []catalog.Kind, key func(catalog.Kind) s
 	}
 	return out, nil
 }
+
+// Like is the answer to "incidents like mine": the cases closest to a description.
+type Like struct {
+	Lang  catalog.Lang `json:"lang"`
+	Text  string       `json:"text" jsonschema:"the description as read (cleaned, at most 2,000 characters)"`
+	Found []TermCount  `json:"found" jsonschema:"vocabulary values the description names, with their case counts: filters to apply"`
+	Words []string     `json:"words" jsonschema:"the description's distinctive words that were looked up"`
+	Cases []LikeCase   `json:"cases" jsonschema:"the closest cases, closest first"`
+}
+
+// TermCount is a value with its kind and a number of cases.
+type TermCount struct {
+	Term
+	Count int `json:"count"`
+}
+
+// LikeCase is a case close to a description, with why.
+type LikeCase struct {
+	Card
+	Score  float64  `json:"score" jsonschema:"how close: shared values by kind (cause 3, component and factor 2, symptom 1) plus up to 6 for shared distinctive wording"`
+	Shared []Term   `json:"shared" jsonschema:"values the description names that the case carries"`
+	Words  []string `json:"words_in_common" jsonschema:"distinctive words of the description found in the case"`
+	Why    string   `json:"why,omitempty" jsonschema:"the shared values, as a sentence"`
+}

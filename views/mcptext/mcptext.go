@@ -175,3 +175,38 @@ func Vocab(ctx context.Context, out model.VocabList) string {
 	}
 	return strings.TrimPrefix(b.String(), "\n")
 }
+
+// Like writes the answer to a description: the values it names, then the closest cases with
+// what each shares.
+func Like(ctx context.Context, out model.Like) string {
+	var b strings.Builder
+	if len(out.Found) > 0 {
+		b.WriteString(views.T(ctx, "like.found") + ":")
+		for i, f := range out.Found {
+			sep := " "
+			if i > 0 {
+				sep = ", "
+			}
+			fmt.Fprintf(&b, "%s%s %s (%s, %s)", sep, views.KindLabel(ctx, f.Kind), f.Label, f.Slug, views.N(ctx, "mcp.case_count", f.Count))
+		}
+		b.WriteString("\n\n")
+	}
+	if len(out.Cases) == 0 {
+		return b.String() + views.T(ctx, "like.none") + "\n"
+	}
+	for i, c := range out.Cases {
+		fmt.Fprintf(&b, "%d. %s · %s · %s\n   %s\n", i+1, c.ID, c.Org.Label, views.FormatCaseDate(out.Lang, c.Date, c.Zone), c.URL)
+		fmt.Fprintf(&b, "   %s\n", c.Title)
+		var why []string
+		if c.Why != "" {
+			why = append(why, c.Why)
+		}
+		if len(c.Words) > 0 {
+			why = append(why, views.T(ctx, "like.words", map[string]any{"Words": strings.Join(c.Words, ", ")}))
+		}
+		if len(why) > 0 {
+			fmt.Fprintf(&b, "   %s %s\n", views.T(ctx, "like.why"), strings.Join(why, " · "))
+		}
+	}
+	return b.String()
+}
