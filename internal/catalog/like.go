@@ -36,14 +36,14 @@ const maxWordShare = 0.25
 type LikeCase struct {
 	Card
 	Score  float64
-	Shared []Term    // vocabulary values the description names and the case carries
-	Common []string  // distinctive words of the description found in the case, most telling first
+	Shared []Term   // vocabulary values the description names and the case carries
+	Common []string // distinctive words of the description found in the case, most telling first
 }
 
 // LikeResult is the answer to a description.
 type LikeResult struct {
-	Text  string     // the description as read (cleaned, clipped)
-	Found []Facet    // vocabulary values the description names, with their cases
+	Text  string      // the description as read (cleaned, clipped)
+	Found []Facet     // vocabulary values the description names, with their cases
 	Words []QueryWord // the distinctive words looked up
 	Cases []LikeCase
 }
