@@ -88,18 +88,19 @@ func bigrams(s string) []string {
 	return out
 }
 
-// wordStart is the token written before each Hangul word in the index, so that a two-syllable
-// query can ask for a word that begins with it: 토스 finds 토스, 토스뱅크 and 토스증권 but not
-// 오토스케일러, whose bigrams also hold 토스. It is not a word of any language, and a query's
-// words are letters and digits only, so no search can ask for it alone.
-const wordStart = "zqhw"
+// wordStartMark ends the token that repeats the first two syllables of each Hangul word in the
+// index (토스뱅크 is indexed as 토스0 토스 스뱅 뱅크), so that a two-syllable query can ask for a
+// word that begins with it: 토스 finds 토스, 토스뱅크 and 토스증권 but not 오토스케일러, whose
+// bigrams also hold 토스. One token keeps the lookup as cheap as any other word's; a query's
+// Hangul words never end in a digit, so no search asks for it by accident.
+const wordStartMark = "0"
 
 // IndexText turns text into the token string stored in the full-text index.
 func IndexText(s string) string {
 	var b strings.Builder
 	for _, r := range runs(s) {
 		if r.hangul {
-			b.WriteString(wordStart)
+			b.WriteString(bigrams(r.text)[0] + wordStartMark)
 			b.WriteByte(' ')
 			for _, g := range bigrams(r.text) {
 				b.WriteString(g)
@@ -302,7 +303,7 @@ func phraseOf(w QueryWord) string {
 	case 1:
 		return `"` + w.Stem + `"*`
 	case 2: // a word of two syllables is read as the start of a word, as a reader means it
-		return `"` + wordStart + " " + w.Stem + `"`
+		return `"` + w.Stem + wordStartMark + `"`
 	}
 	return `"` + strings.Join(bigrams(w.Stem), " ") + `"`
 }

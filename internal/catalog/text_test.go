@@ -27,7 +27,7 @@ func TestIndexTextBigrams(t *testing.T) {
 
 func TestMatchExprIsQuoted(t *testing.T) {
 	got := MatchExpr(ParseQuery(`x" OR b* NEAR(c) 장애 DB를`), false)
-	want := `"x" AND "b" AND "near" AND "c" AND "zqhw 장애" AND ("db" OR "데이 이터 터베 베이 이스" OR "database")`
+	want := `"x" AND "b" AND "near" AND "c" AND "장애0" AND ("db" OR "데이 이터 터베 베이 이스" OR "database")`
 	if got != want {
 		t.Errorf("MatchExpr = %s, want %s", got, want)
 	}
