@@ -263,7 +263,11 @@ func TestKindExamplesExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	values := map[catalog.Kind]map[string]bool{catalog.KindOrg: {}, catalog.KindYear: {}}
+	values := map[catalog.Kind]map[string]bool{catalog.KindOrg: {}, catalog.KindYear: {}, catalog.KindCountry: {}}
+	country := map[string]string{}
+	for _, o := range d.Orgs {
+		country[o.Slug] = o.Country
+	}
 	for _, kind := range catalog.VocabKinds {
 		values[kind] = map[string]bool{}
 		for _, v := range d.Taxonomy.Kind(kind) {
@@ -273,6 +277,7 @@ func TestKindExamplesExist(t *testing.T) {
 	for _, c := range d.Cases {
 		values[catalog.KindOrg][c.Org] = true
 		values[catalog.KindYear][c.Date[:4]] = true
+		values[catalog.KindCountry][country[c.Org]] = true
 	}
 	for _, k := range catalog.Kinds {
 		if !values[k.Kind][k.Example] {

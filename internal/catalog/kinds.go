@@ -13,6 +13,7 @@ const (
 	KindFactor    Kind = "factor"
 	KindOrg       Kind = "org"
 	KindYear      Kind = "year"
+	KindCountry   Kind = "country"
 
 	KindCheck  Kind = "check"  // a check of data/checks.yaml
 	KindText   Kind = "text"   // a related case's reason: similar wording
@@ -29,7 +30,8 @@ type KindDef struct {
 	// (/{lang}/causes, /{lang}/causes/{slug}).
 	Plural string
 	// Taxonomy kinds have their values, labels and definitions in data/taxonomy.yaml and are
-	// tagged on cases; organizations and years come from the cases' own fields.
+	// tagged on cases; organizations and years come from the cases' own fields, and countries
+	// from the organizations' (data/orgs.yaml).
 	Taxonomy bool
 	// Required kinds have at least one value on every case.
 	Required bool
@@ -51,6 +53,7 @@ var Kinds = []KindDef{
 	{Kind: KindFactor, Plural: "factors", Taxonomy: true, Topic: true, Noun: "contributing factor", Example: "no-staged-rollout"},
 	{Kind: KindOrg, Plural: "orgs", Required: true, Topic: true, Noun: "organization", Example: "kakao"},
 	{Kind: KindYear, Plural: "years", Required: true, Noun: "year", Example: "2022"},
+	{Kind: KindCountry, Plural: "countries", Required: true, Noun: "country (ISO 3166 code of the organization's country)", Example: "KR"},
 }
 
 var (

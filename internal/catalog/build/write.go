@@ -6,6 +6,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
 	"os"
 	"path/filepath"
 	"slices"
@@ -68,8 +70,12 @@ func writeDB(ctx context.Context, d *Data, path string) error {
 		nums[c.ID] = caseNum(c.ID)
 	}
 	labels := termLabels(d)
+	countries := map[string]string{}
+	for _, o := range d.Orgs {
+		countries[o.Slug] = o.Country
+	}
 	for _, c := range d.Cases {
-		if err := insertCase(ctx, tx, c, labels); err != nil {
+		if err := insertCase(ctx, tx, c, labels, countries); err != nil {
 			return fmt.Errorf("%s: %w", c.ID, err)
 		}
 		links := related[c.ID]
@@ -144,14 +150,37 @@ func insertTerms(ctx context.Context, tx *sql.Tx, d *Data) error {
 			return err
 		}
 	}
+	seen := map[string]bool{}
 	for pos, o := range d.Orgs {
 		aliases, _ := json.Marshal([]string{o.EN, o.KO})
 		if _, err := tx.ExecContext(ctx, `INSERT INTO terms VALUES (?,?,?,?,?,'','',?,?)`,
 			catalog.KindOrg, o.Slug, pos, o.EN, o.KO, string(aliases), o.Country); err != nil {
 			return err
 		}
+		if o.Country != "" && !seen[o.Country] {
+			seen[o.Country] = true
+			en, ko := countryName(o.Country, language.English), countryName(o.Country, language.Korean)
+			aliases, _ := json.Marshal([]string{o.Country, en, ko})
+			if _, err := tx.ExecContext(ctx, `INSERT INTO terms VALUES (?,?,?,?,?,'','',?,?)`,
+				catalog.KindCountry, o.Country, len(seen), en, ko, string(aliases), o.Country); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// countryName is a country's name in a language, from its ISO 3166 code ("KR" → "South Korea",
+// "대한민국"); the code itself when unknown.
+func countryName(code string, lang language.Tag) string {
+	r, err := language.ParseRegion(code)
+	if err != nil {
+		return code
+	}
+	if n := display.Regions(lang).Name(r); n != "" {
+		return n
+	}
+	return code
 }
 
 // termLabels maps kind/slug to every word that names the value in either language, for the
@@ -169,7 +198,7 @@ func termLabels(d *Data) map[string]string {
 	return out
 }
 
-func insertCase(ctx context.Context, tx *sql.Tx, c *Case, labels map[string]string) error {
+func insertCase(ctx context.Context, tx *sql.Tx, c *Case, labels, countries map[string]string) error {
 	num := caseNum(c.ID)
 	year, _ := strconv.Atoi(c.Date[:4])
 	timeline, _ := json.Marshal(append([]Event{}, c.Timeline...))
@@ -201,6 +230,11 @@ func insertCase(ctx context.Context, tx *sql.Tx, c *Case, labels map[string]stri
 	}
 	if err := addTag(catalog.KindYear, strconv.Itoa(year), 0); err != nil {
 		return err
+	}
+	if country := countries[c.Org]; country != "" {
+		if err := addTag(catalog.KindCountry, country, 0); err != nil {
+			return err
+		}
 	}
 	var titles, summaries, bodies []string
 	for _, lang := range catalog.Langs {
