@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"incidentlib/internal/catalog"
 )
@@ -191,4 +193,15 @@ func groupByCause(cards []catalog.Card) []cardGroup {
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return len(groups[i].Cards) > len(groups[j].Cards) })
 	return groups
+}
+
+// kindInSentence is a kind's plural as it reads inside a sentence: "all 15 contributing
+// factors", not "All 15 Contributing factors". Korean has no capitals.
+func kindInSentence(ctx context.Context, kind catalog.Kind) string {
+	p := KindPlural(ctx, kind)
+	if Lang(ctx) != catalog.English || p == "" {
+		return p
+	}
+	r, n := utf8.DecodeRuneInString(p)
+	return string(unicode.ToLower(r)) + p[n:]
 }

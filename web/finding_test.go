@@ -32,7 +32,7 @@ func TestUnknownFilterValue(t *testing.T) {
 		t.Error("the other filter was lost")
 	}
 	ko := get(t, s, "/ko/?org=cloudflar")
-	if txt := ko.doc.Find(".notice").Text(); !strings.Contains(txt, "조직 값") || strings.Contains(txt, "org 값") {
+	if txt := ko.doc.Find(".notice").Text(); !strings.Contains(txt, "조직 “cloudflar”") || strings.Contains(txt, "org “") {
 		t.Errorf("Korean notice = %q, want the kind named in Korean", txt)
 	}
 	a := get(t, s, "/api/v1/cases?org=cloudflar")
@@ -273,5 +273,14 @@ func TestOrgCountry(t *testing.T) {
 	}
 	if r := get(t, s, "/en/orgs/kakao"); !strings.Contains(r.doc.Find(".topic-header .kind").Text(), "South Korea") {
 		t.Errorf("Kakao's page: %q", r.doc.Find(".topic-header .kind").Text())
+	}
+}
+
+// On a Korean page the did-you-mean values are named in Korean.
+func TestDidYouMeanInThePagesLanguage(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/ko/?cause=power-facilty")
+	if txt := r.doc.Find(".did-you-mean").Text(); !strings.Contains(txt, "전력·시설") {
+		t.Errorf("Korean did-you-mean = %q, want the Korean label", txt)
 	}
 }

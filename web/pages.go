@@ -27,7 +27,12 @@ func (s *Server) listCases(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r.Dropped = dropped
+	for _, d := range dropped { // the closest values in the page's language
+		for i, t := range d.Closest {
+			d.Closest[i] = s.cat.Term(lang, t.Kind, t.Slug)
+		}
+		r.Dropped = append(r.Dropped, d)
+	}
 	if r.Total == 0 {
 		if r.Widen, err = s.widen(c, lang, f); err != nil {
 			return err
