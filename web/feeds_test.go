@@ -20,9 +20,17 @@ func TestFeedListsCases(t *testing.T) {
 		if len(f.Entries) != 9 || !strings.Contains(r.body, `xml:lang="`+lang+`"`) {
 			t.Errorf("feed %s has %d entries, want the 9 fixture cases in xml:lang %s", lang, len(f.Entries), lang)
 		}
-		if !strings.HasSuffix(f.Entries[0].Link.Href, "/"+lang+"/cases/IL-0049") {
-			t.Errorf("feed %s starts with %s, want the newest case IL-0049", lang, f.Entries[0].Link.Href)
+		// Newest added first: IL-0130 (a 2018 incident) was added after the others.
+		if !strings.HasSuffix(f.Entries[0].Link.Href, "/"+lang+"/cases/IL-0130") || !strings.HasPrefix(f.Entries[0].Updated, "2026-11-30") {
+			t.Errorf("feed %s starts with %s (updated %s), want IL-0130, the case added last", lang, f.Entries[0].Link.Href, f.Entries[0].Updated)
 		}
+	}
+}
+
+// The feed holds at most feedSize entries.
+func TestFeedIsCapped(t *testing.T) {
+	if feedSize > 100 {
+		t.Errorf("the feed holds up to %d entries; a reader's client fetches it often", feedSize)
 	}
 }
 

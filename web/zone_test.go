@@ -24,7 +24,7 @@ func TestLocalDateEverywhere(t *testing.T) {
 	if c.Date != "2022-10-15" || c.Zone != "Asia/Seoul" {
 		t.Errorf("API date %q zone %q", c.Date, c.Zone)
 	}
-	if r := get(t, s, "/ko/feed.xml"); !strings.Contains(r.body, "2022-10-15T00:00:00+09:00") {
-		t.Error("the feed entry is not dated on the local day")
+	if r := get(t, s, "/ko/feed.xml"); !strings.Contains(r.body, "2022년 10월 15일 (한국 시간)") {
+		t.Error("the feed entry does not give the incident's local day")
 	}
 }

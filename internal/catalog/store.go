@@ -323,16 +323,18 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 
-// Entry is a case's id, date and title in one language, for feeds and sitemaps.
+// Entry is a case's id, dates and title in one language, for feeds and sitemaps.
 type Entry struct {
 	ID, Date, Zone, Title, Summary string
+	Added, Revised                 string // when the case entered the catalog, and last changed ("" if never since)
 	Org                            Term
 }
 
-// Entries lists up to limit cases newest first, in lang.
+// Entries lists up to limit cases newest added first, in lang: a case written today about a 2012
+// incident is news to a reader of the feed.
 func (s *Store) Entries(ctx context.Context, lang Lang, limit int) ([]Entry, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.date, c.zone, c.org, t.title, t.summary FROM cases c
-		JOIN case_text t ON t.num = c.num AND t.lang = ? ORDER BY c.date DESC, c.num DESC LIMIT ?`, lang, limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.date, c.zone, c.added, c.revised, c.org, t.title, t.summary FROM cases c
+		JOIN case_text t ON t.num = c.num AND t.lang = ? ORDER BY c.added DESC, c.num DESC LIMIT ?`, lang, limit)
 	if err != nil {
 		return nil, fmt.Errorf("entries: %w", err)
 	}
@@ -341,7 +343,7 @@ func (s *Store) Entries(ctx context.Context, lang Lang, limit int) ([]Entry, err
 	for rows.Next() {
 		var e Entry
 		var org string
-		if err := rows.Scan(&e.ID, &e.Date, &e.Zone, &org, &e.Title, &e.Summary); err != nil {
+		if err := rows.Scan(&e.ID, &e.Date, &e.Zone, &e.Added, &e.Revised, &org, &e.Title, &e.Summary); err != nil {
 			return nil, err
 		}
 		e.Org = s.Term(lang, KindOrg, org)

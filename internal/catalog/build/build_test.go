@@ -135,7 +135,7 @@ func TestLoadRejectsBadData(t *testing.T) {
 		{"local times without a zone", both(replace("zone: Asia/Seoul\n", ""), replace("sources:", "timeline:\n  - {at: \"2022-10-15T15:19+09:00\", mark: start, en: Fire, ko: 화재}\nsources:")), nil, "IL-0003.yaml:", "zone: the timeline starts in local time (+09:00)"},
 		{"date not the local day", replace("sources:", "timeline:\n  - {at: \"2022-10-16T01:19+09:00\", mark: start, en: Fire, ko: 화재}\nsources:"), nil, "IL-0003.yaml:", "date: 2022-10-15 is not the day the timeline starts in Asia/Seoul (2022-10-16)"},
 		{"date not the UTC day", both(replace("zone: Asia/Seoul\n", ""), replace("sources:", "timeline:\n  - {at: \"2022-10-14T23:00Z\", mark: start, en: Fire, ko: 화재}\nsources:")), nil, "IL-0003.yaml:", "date: 2022-10-15 is not the day the timeline starts in UTC (2022-10-14)"},
-		{"unknown zone", replace("zone: Asia/Seoul", "zone: Korea/Pangyo"), nil, "IL-0003.yaml:4", `zone: "Korea/Pangyo" is not a time zone`},
+		{"unknown zone", replace("zone: Asia/Seoul", "zone: Korea/Pangyo"), nil, "IL-0003.yaml:5", `zone: "Korea/Pangyo" is not a time zone`},
 		{"id not the file name", keep, map[string]string{"IL-0004.yaml": string(valid)}, "IL-0004.yaml", "id: IL-0003 does not match the file name; expected IL-0004"},
 		{"bad date", replace("date: 2022-10-15", "date: 2022-13-45"), nil, "IL-0003.yaml:3", `date: "2022-13-45" is not a calendar date`},
 		{"date words", replace("date: 2022-10-15", "date: October 2022"), nil, "IL-0003.yaml:3", "is not a date"},
@@ -147,7 +147,7 @@ func TestLoadRejectsBadData(t *testing.T) {
 		{"related missing", replace("sources:", "related: [IL-0999]\nsources:"), nil, "IL-0003.yaml:", "related[0]: related case IL-0999 does not exist"},
 		{"malformed yaml", replace("causes: [power-facility]", "causes: [power-facility"), nil, "IL-0003.yaml:", "malformed YAML"},
 		{"bad file name", keep, map[string]string{"case-5.yaml": string(valid)}, "case-5.yaml", "IL-NNNN.yaml"},
-		{"bad severity", replace("severity: critical", "severity: huge"), nil, "IL-0003.yaml:9", `severity: "huge" is not a severity`},
+		{"bad severity", replace("severity: critical", "severity: huge"), nil, "IL-0003.yaml:10", `severity: "huge" is not a severity`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -206,6 +206,15 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[catalog.Kind]map[string]
 	if _, err := catalog.LoadZone(c.Zone); err != nil {
 		add([]any{"zone"}, err.Error())
 	}
+	switch {
+	case c.Added == "":
+		add([]any{"id"}, "added: missing; expected the day the case enters the catalog, YYYY-MM-DD")
+	case len(c.Added) != 10 || checkDate(c.Added) != "":
+		add([]any{"added"}, fmt.Sprintf("%q is not a day; expected YYYY-MM-DD, the day the case enters the catalog", c.Added))
+	}
+	if c.Revised != "" && (len(c.Revised) != 10 || checkDate(c.Revised) != "" || c.Revised < c.Added) {
+		add([]any{"revised"}, fmt.Sprintf("%q is not a day on or after added (%s); expected YYYY-MM-DD", c.Revised, c.Added))
+	}
 	for _, kind := range catalog.VocabKinds {
 		key := kind.Plural()
 		tags := c.Tags[kind]

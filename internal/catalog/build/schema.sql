@@ -12,8 +12,11 @@ CREATE TABLE cases (
   time_to_detect INTEGER,      -- minutes, NULL when unknown
   time_to_resolve INTEGER,     -- minutes, NULL when unknown
   timeline TEXT NOT NULL,      -- JSON array of {"at","mark","en","ko"}, in time order
-  zone TEXT NOT NULL           -- IANA zone the date is the local day of; '' for UTC
+  zone TEXT NOT NULL,          -- IANA zone the date is the local day of; '' for UTC
+  added TEXT NOT NULL,         -- YYYY-MM-DD the case entered the catalog
+  revised TEXT NOT NULL        -- YYYY-MM-DD it last changed, or ''
 );
+CREATE INDEX cases_added ON cases (added DESC, num DESC);
 CREATE INDEX cases_date ON cases (date DESC, num DESC);
 
 -- The prose of each case per language: the columns lists and cards read, and the whole text

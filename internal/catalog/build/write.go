@@ -202,8 +202,8 @@ func insertCase(ctx context.Context, tx *sql.Tx, c *Case, labels, countries map[
 	num := caseNum(c.ID)
 	year, _ := strconv.Atoi(c.Date[:4])
 	timeline, _ := json.Marshal(append([]Event{}, c.Timeline...))
-	if _, err := tx.ExecContext(ctx, `INSERT INTO cases VALUES (?,?,?,?,?,?,?,?,?,?)`,
-		num, c.ID, c.Org, c.Date, year, c.Severity, c.TimeToDetect, c.TimeToResolve, string(timeline), c.Zone); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO cases VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+		num, c.ID, c.Org, c.Date, year, c.Severity, c.TimeToDetect, c.TimeToResolve, string(timeline), c.Zone, c.Added, c.Revised); err != nil {
 		return err
 	}
 	for slug, items := range c.Checks {
