@@ -80,14 +80,14 @@ type Event struct {
 
 // Case is one case file.
 type Case struct {
-	ID            string   `yaml:"id"`
-	Org           string   `yaml:"org"`
-	Date          string   `yaml:"date"`
-	Zone          string   `yaml:"zone"` // IANA name; the date is then the local day
+	ID   string `yaml:"id"`
+	Org  string `yaml:"org"`
+	Date string `yaml:"date"`
+	Zone string `yaml:"zone"` // IANA name; the date is then the local day
 	// Added is the day the case entered the catalog and Revised the day it last changed, if
 	// since: the feed lists cases newest added first and dates each entry by them.
-	Added   string `yaml:"added"`
-	Revised string `yaml:"revised"`
+	Added         string   `yaml:"added"`
+	Revised       string   `yaml:"revised"`
 	Severity      string   `yaml:"severity"`
 	TimeToDetect  *int     `yaml:"time_to_detect"`
 	TimeToResolve *int     `yaml:"time_to_resolve"`
