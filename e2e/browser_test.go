@@ -445,7 +445,7 @@ func TestFindingFlows(t *testing.T) {
 	t.Run("unknown filter value", func(t *testing.T) {
 		tb := tb.in(t)
 		tb.openOK("/ko/?org=cloudflar&cause=config-change")
-		if notice := tb.text(".notice"); !strings.Contains(notice, "cloudflar") || !strings.Contains(notice, "비슷한 값") {
+		if notice := tb.text(".notice"); !strings.Contains(notice, "cloudflar") || !strings.Contains(notice, "혹시 이것인가요") {
 			t.Errorf("notice = %q", notice)
 		}
 		tb.click(".notice a")
