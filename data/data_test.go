@@ -1,9 +1,14 @@
 package data
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -283,5 +288,60 @@ func TestKindExamplesExist(t *testing.T) {
 		if !values[k.Kind][k.Example] {
 			t.Errorf("the example of %s, %q, is not one of its values", k.Kind, k.Example)
 		}
+	}
+}
+
+// The open-data release: every JSON Lines row validates against the published schema, both files
+// hold every case, and the CSV has its documented columns.
+func TestReleaseFilesMatchTheirSchema(t *testing.T) {
+	d, err := build.Load(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := build.MakeRelease(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema jsonschema.Schema
+	if err := json.Unmarshal(build.ExportSchema, &schema); err != nil {
+		t.Fatalf("export schema: %v", err)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		t.Fatalf("export schema: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(rel.JSONL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	n := 0
+	for sc.Scan() {
+		n++
+		var v any
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("line %d is not JSON: %v", n, err)
+		}
+		if err := resolved.Validate(v); err != nil {
+			t.Errorf("line %d does not match export.schema.json: %v", n, err)
+		}
+	}
+	if n != len(d.Cases) {
+		t.Errorf("the JSON Lines file has %d lines for %d cases", n, len(d.Cases))
+	}
+	zr, err = gzip.NewReader(bytes.NewReader(rel.CSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(zr).ReadAll()
+	if err != nil {
+		t.Fatalf("the CSV does not parse: %v", err)
+	}
+	if len(rows) != len(d.Cases)+1 || rows[0][0] != "id" || !slices.Contains(rows[0], "summary_ko") {
+		t.Errorf("the CSV has %d rows, header %v", len(rows), rows[0][:5])
+	}
+	if !strings.HasPrefix(rel.Version, "2026-") || len(rel.Version) != len("2026-12-02.1a2b3c4d") {
+		t.Errorf("release version %q, want the catalog's last day and a short hash", rel.Version)
 	}
 }

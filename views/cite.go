@@ -82,3 +82,30 @@ func CSLJSON(ctx context.Context, c catalog.Case) []map[string]any {
 	}
 	return []map[string]any{item}
 }
+
+// DatasetBibTeX cites the whole catalog as a dataset, at one release.
+func DatasetBibTeX(ctx context.Context, r catalog.Release) string {
+	year := r.Version[:4]
+	return "@misc{incidentlib" + strings.ReplaceAll(r.Version[:10], "-", "") + ",\n" +
+		"  title = {{" + bibEscape(T(ctx, "site.name")) + ": " + bibEscape(T(ctx, "data.dataset_title")) + "}},\n" +
+		"  author = {{" + bibEscape(T(ctx, "site.name")) + "}},\n" +
+		"  year = {" + year + "},\n" +
+		"  version = {" + r.Version + "},\n" +
+		"  url = {" + AbsURL(ctx, DataURL(Lang(ctx))) + "},\n" +
+		"  note = {" + strconv.Itoa(r.Cases) + " cases, CC BY 4.0}\n}\n"
+}
+
+// DatasetCSLJSON is the same citation as CSL-JSON.
+func DatasetCSLJSON(ctx context.Context, r catalog.Release) []map[string]any {
+	y, _ := strconv.Atoi(r.Version[:4])
+	m, _ := strconv.Atoi(r.Version[5:7])
+	d, _ := strconv.Atoi(r.Version[8:10])
+	return []map[string]any{{
+		"id": "incidentlib-" + r.Version, "type": "dataset",
+		"title":   T(ctx, "site.name") + ": " + T(ctx, "data.dataset_title"),
+		"author":  []map[string]string{{"literal": T(ctx, "site.name")}},
+		"version": r.Version, "URL": AbsURL(ctx, DataURL(Lang(ctx))),
+		"issued": map[string]any{"date-parts": []any{[]int{y, m, d}}},
+		"note":   strconv.Itoa(r.Cases) + " cases, CC BY 4.0",
+	}}
+}

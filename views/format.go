@@ -98,3 +98,14 @@ func Or(s string) string {
 	}
 	return s
 }
+
+// FormatBytes writes a size as people read it: 1.4 MB, 820 KB.
+func FormatBytes(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

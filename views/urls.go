@@ -219,3 +219,14 @@ func LikeURL(lang catalog.Lang, text string) string {
 
 // LikeJSONURL is the API's answer to a description.
 func LikeJSONURL(text string) string { return withQuery("/api/v1/similar", url.Values{"text": {text}}) }
+
+// DataURL is the open-data page.
+func DataURL(lang catalog.Lang) string { return "/" + string(lang) + "/data" }
+
+// DownloadURL is a file of the open-data release: "jsonl", "csv" or "schema".
+func DownloadURL(format string) string {
+	if format == "schema" {
+		return "/data/incidentlib.schema.json"
+	}
+	return "/data/incidentlib." + format + ".gz"
+}

@@ -115,6 +115,11 @@ func TestAPIMatchesOpenAPI(t *testing.T) {
 				t.Errorf("similar cases = %v, want IL-0003 first", cs)
 			}
 		}},
+		{"/api/v1/release", 200, func(t *testing.T, b map[string]any) {
+			if b["cases"].(float64) != 9 || b["license"] != "CC-BY-4.0" {
+				t.Errorf("release = %v", b)
+			}
+		}},
 		{"/api/v1/similar", 400, func(t *testing.T, b map[string]any) {
 			if b["param"] != "text" {
 				t.Errorf("error = %v, want param text", b)

@@ -143,7 +143,7 @@ func (s *Server) redirectToSlash(c echo.Context) error {
 // langPaths are the first segments of pages that exist under a language prefix: the pages of
 // routes and the kinds' index and topic pages.
 var langPaths = func() map[string]bool {
-	m := map[string]bool{"cases": true, "graph": true, "api": true, "feed.xml": true, "checks": true, "stats": true, "like": true}
+	m := map[string]bool{"cases": true, "graph": true, "api": true, "feed.xml": true, "checks": true, "stats": true, "like": true, "data": true}
 	for _, d := range catalog.Kinds {
 		m[d.Plural] = true
 	}

@@ -417,3 +417,43 @@ func (s *Store) Index(ctx context.Context, lang Lang, kind Kind) ([]IndexEntry, 
 	}
 	return out, nil
 }
+
+// Release is the open-data release the catalog holds: its version, its case count and the
+// size of each download.
+type Release struct {
+	Version string
+	Cases   int
+	Sizes   map[string]int // format (jsonl, csv) -> bytes, gzip-compressed
+}
+
+// Release reads the release's version and its files' sizes.
+func (s *Store) Release(ctx context.Context) (Release, error) {
+	r := Release{Cases: s.total, Sizes: map[string]int{}}
+	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'release'`).Scan(&r.Version); err != nil {
+		return r, fmt.Errorf("release: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT name, length(body) FROM files`)
+	if err != nil {
+		return r, fmt.Errorf("release files: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		var n int
+		if err := rows.Scan(&name, &n); err != nil {
+			return r, err
+		}
+		r.Sizes[name] = n
+	}
+	return r, rows.Err()
+}
+
+// ExportFile is one download of the release, gzip-compressed: "jsonl" or "csv".
+func (s *Store) ExportFile(ctx context.Context, format string) ([]byte, error) {
+	var b []byte
+	err := s.db.QueryRowContext(ctx, `SELECT body FROM files WHERE name = ?`, format).Scan(&b)
+	if err == sql.ErrNoRows {
+		return nil, fmt.Errorf("export %q: %w", format, ErrNotFound)
+	}
+	return b, err
+}

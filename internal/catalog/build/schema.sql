@@ -110,3 +110,6 @@ CREATE VIRTUAL TABLE case_fts USING fts5 (
   id, title, summary, body, tags,
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
+
+-- The open-data release: the whole catalog as gzip-compressed JSON Lines and CSV (build/export.go).
+CREATE TABLE files (name TEXT PRIMARY KEY, body BLOB NOT NULL);

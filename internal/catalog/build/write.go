@@ -93,9 +93,19 @@ func writeDB(ctx context.Context, d *Data, path string) error {
 	if err := insertLinks(ctx, tx, d.Cases, nums); err != nil {
 		return err
 	}
+	rel, err := MakeRelease(d)
+	if err != nil {
+		return err
+	}
+	for name, body := range map[string][]byte{"jsonl": rel.JSONL, "csv": rel.CSV} {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO files VALUES (?,?)`, name, body); err != nil {
+			return err
+		}
+	}
 	meta := map[string]string{
 		"built_at": time.Now().UTC().Format(time.RFC3339),
 		"cases":    strconv.Itoa(len(d.Cases)),
+		"release":  rel.Version,
 	}
 	for k, v := range meta {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO meta VALUES (?,?)`, k, v); err != nil {
