@@ -76,4 +76,3 @@ func (s *Server) apiRelease(c echo.Context) error {
 		"files": map[string]string{"jsonl": origin + views.DownloadURL("jsonl"), "csv": origin + views.DownloadURL("csv"),
 			"schema": origin + views.DownloadURL("schema")}, "license": "CC-BY-4.0"})
 }
-
