@@ -230,3 +230,12 @@ func DownloadURL(format string) string {
 	}
 	return "/data/incidentlib." + format + ".gz"
 }
+
+// ListFeedURL is the Atom feed of a listing: its filters and search words, newest added first.
+func ListFeedURL(lang catalog.Lang, f catalog.Filter) string {
+	q := filterQuery(f)
+	q.Del("page")
+	q.Del("sort")
+	q.Del("group")
+	return withQuery(FeedURL(lang), q)
+}

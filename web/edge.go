@@ -166,6 +166,8 @@ func paramsFor(path string) []string {
 			return stackParams
 		case rest == "like":
 			return []string{"text"}
+		case rest == "feed.xml":
+			return listingParams
 		case !strings.Contains(rest, "/"):
 			return []string{"q"} // an index page's typed words
 		case strings.HasSuffix(rest, "/card.png"):

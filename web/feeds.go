@@ -52,14 +52,33 @@ type atomFeed struct {
 func (s *Server) feed(c echo.Context) error {
 	ctx := c.Request().Context()
 	lang := pageLang(c)
-	entries, err := s.cat.Entries(ctx, lang, feedSize)
+	// A feed for any listing: the listing's filters and search words, strictly checked.
+	filter, _, err := s.readFilter(c.Request().URL.RawQuery, catalog.DefaultPageSize, false)
+	if err != nil {
+		return err
+	}
+	entries, err := s.cat.FilteredEntries(ctx, lang, filter, feedSize)
 	if err != nil {
 		return err
 	}
 	origin := s.origin(c.Request())
 	built := s.cat.BuiltAt(ctx)
-	f := atomFeed{Lang: string(lang), Title: views.T(ctx, "feed.title"), ID: origin + views.FeedURL(lang), Updated: built,
-		Links: []atomLink{{Href: origin + views.FeedURL(lang), Rel: "self"}, {Href: origin + views.HomeURL(lang), Rel: "alternate"}}}
+	title := views.T(ctx, "feed.title")
+	var parts []string
+	for _, kind := range catalog.FilterKinds {
+		for _, v := range filter.Values[kind] {
+			parts = append(parts, s.cat.Term(lang, kind, v).Label)
+		}
+	}
+	if filter.Q != "" {
+		parts = append(parts, "“"+filter.Q+"”")
+	}
+	if len(parts) > 0 {
+		title += " · " + strings.Join(parts, " · ")
+	}
+	self := origin + views.ListFeedURL(lang, filter)
+	f := atomFeed{Lang: string(lang), Title: title, ID: self, Updated: built,
+		Links: []atomLink{{Href: self, Rel: "self"}, {Href: origin + views.ListURL(lang, filter), Rel: "alternate"}}}
 	for _, e := range entries {
 		// An entry is dated by the catalog: when the case was added, or last revised. The day of
 		// the incident itself, in its own zone, leads the summary.

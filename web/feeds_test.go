@@ -86,3 +86,38 @@ func TestRobotsAndAPIPage(t *testing.T) {
 		}
 	}
 }
+
+// A feed for any listing: the listing's filters and words, only its cases, newest added first,
+// linked from the listing.
+func TestFilteredFeed(t *testing.T) {
+	s := newTestServer(t)
+	r := get(t, s, "/en/feed.xml?cause=power-facility")
+	var f atomFeed
+	if err := xml.Unmarshal([]byte(r.body), &f); err != nil || r.status != 200 {
+		t.Fatalf("filtered feed = %d: %v", r.status, err)
+	}
+	topic := get(t, s, "/api/v1/topics/cause/power-facility")
+	if !strings.Contains(topic.body, `"count":3`) || len(f.Entries) != 3 {
+		t.Errorf("the power-facility feed has %d entries, want the 3 cases", len(f.Entries))
+	}
+	for _, e := range f.Entries {
+		id := e.Link.Href[strings.LastIndex(e.Link.Href, "/")+1:]
+		c := get(t, s, "/api/v1/cases/"+id)
+		if !strings.Contains(c.body, `"slug":"power-facility"`) {
+			t.Errorf("%s in the feed is not a power-facility case", id)
+		}
+	}
+	if !strings.Contains(f.Title, "Power") {
+		t.Errorf("feed title %q does not name its filter", f.Title)
+	}
+	list := get(t, s, "/en/?cause=power-facility")
+	if href, _ := list.doc.Find(`link[rel="alternate"][type="application/atom+xml"]`).Attr("href"); href != "/en/feed.xml?cause=power-facility" {
+		t.Errorf("the listing links the feed %q", href)
+	}
+	if list.doc.Find("a.feed-link").Length() != 1 {
+		t.Error("the listing has no visible feed link")
+	}
+	if bad := get(t, s, "/en/feed.xml?cause=gremlins"); bad.status != 400 {
+		t.Errorf("a feed with an unknown value = %d, want 400", bad.status)
+	}
+}

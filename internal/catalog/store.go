@@ -457,3 +457,67 @@ func (s *Store) ExportFile(ctx context.Context, format string) ([]byte, error) {
 	}
 	return b, err
 }
+
+// FilteredEntries lists up to limit of the cases a filter selects, newest added first, in lang:
+// the feed of a listing.
+func (s *Store) FilteredEntries(ctx context.Context, lang Lang, f Filter, limit int) ([]Entry, error) {
+	words := ParseQuery(f.Q)
+	if f.Count() == 0 && len(words) == 0 {
+		return s.Entries(ctx, lang, limit)
+	}
+	sel, _, err := s.selectCases(ctx, f, words, SortNewest)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	var nums []any
+	flush := func() error {
+		if len(nums) == 0 {
+			return nil
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.date, c.zone, c.added, c.revised, c.org, t.title, t.summary FROM cases c
+			JOIN case_text t ON t.num = c.num AND t.lang = ? WHERE c.num IN (`+placeholders(len(nums))+`)`, append([]any{lang}, nums...)...)
+		if err != nil {
+			return fmt.Errorf("feed entries: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var e Entry
+			var org string
+			if err := rows.Scan(&e.ID, &e.Date, &e.Zone, &e.Added, &e.Revised, &org, &e.Title, &e.Summary); err != nil {
+				return err
+			}
+			e.Org = s.Term(lang, KindOrg, org)
+			out = append(out, e)
+		}
+		nums = nums[:0]
+		return rows.Err()
+	}
+	var ferr error
+	sel.result.each(func(p int32) bool {
+		nums = append(nums, sel.ix.order[p])
+		if len(nums) == 500 {
+			ferr = flush()
+		}
+		return ferr == nil
+	})
+	if ferr == nil {
+		ferr = flush()
+	}
+	if ferr != nil {
+		return nil, ferr
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Added != out[j].Added {
+			return out[i].Added > out[j].Added
+		}
+		return caseNumOf(out[i].ID) > caseNumOf(out[j].ID)
+	})
+	return out[:min(limit, len(out))], nil
+}
+
+// caseNumOf is the number of a case id (IL-0042 → 42).
+func caseNumOf(id string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(id, "IL-"))
+	return n
+}
