@@ -363,7 +363,8 @@ func (s *Store) BuiltAt(ctx context.Context) string {
 func (s *Store) linksOf(ctx context.Context, lang Lang, num int) ([]CaseLink, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT l.kind, c.id, c.org, c.date, c.zone, t.headline, t.title FROM case_links l
 		JOIN cases c ON c.num = l.other JOIN case_text t ON t.num = l.other AND t.lang = ?
-		WHERE l.num = ? ORDER BY l.kind DESC, l.pos`, lang, num)
+		WHERE l.num = ? ORDER BY CASE l.kind WHEN 'caused-by' THEN 0 WHEN 'caused' THEN 1 WHEN 'recurrence-of' THEN 2
+		WHEN 'recurred-as' THEN 3 WHEN 'same-event' THEN 4 ELSE 5 END, l.pos`, lang, num)
 	if err != nil {
 		return nil, fmt.Errorf("case links: %w", err)
 	}

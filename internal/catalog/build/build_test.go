@@ -2,6 +2,7 @@ package build
 
 import (
 	"context"
+	"incidentlib/internal/catalog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -207,5 +208,61 @@ func TestWriteIsAtomic(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(out))
 	if len(entries) != 1 {
 		t.Errorf("temp files left behind: %v", entries)
+	}
+}
+
+// Typed links are checked (both ends exist, no cause goes round in a circle) and hold both ways:
+// the downstream case names its cause, the provider's case lists what it caused.
+func TestTypedLinks(t *testing.T) {
+	second, _ := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "cases", "IL-0004.yaml"))
+	linked := strings.Replace(string(second), "\nsources:", "\ncaused_by: [IL-0003]\nrecurrence_of: [IL-0003]\nsources:", 1)
+	for name, tt := range map[string]struct {
+		edit  func(string) string
+		extra string
+		want  string
+	}{
+		"unknown cause": {replace("sources:", "caused_by: [IL-0999]\nsources:"), "", "caused_by[0]: case IL-0999 does not exist"},
+		"cycle":         {replace("sources:", "caused_by: [IL-0004]\nsources:"), linked, "caused_by goes round in a circle"},
+		"itself":        {replace("sources:", "recurrence_of: [IL-0003]\nsources:"), "", "recurrence_of[0]: a case cannot link to itself"},
+	} {
+		extra := map[string]string{}
+		if tt.extra != "" {
+			extra["IL-0004.yaml"] = tt.extra
+		}
+		_, err := Load(fixture(t, tt.edit, extra))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Load = %v, want %q", name, err, tt.want)
+		}
+	}
+	dir := fixture(t, keep, map[string]string{"IL-0004.yaml": linked})
+	d, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "catalog.db")
+	if err := Write(context.Background(), d, path); err != nil {
+		t.Fatal(err)
+	}
+	s, err := catalog.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	kinds := func(id string) map[string]string {
+		c, err := s.Case(context.Background(), catalog.English, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, l := range c.Links {
+			out[l.Kind] = l.ID
+		}
+		return out
+	}
+	if k := kinds("IL-0004"); k["caused-by"] != "IL-0003" || k["recurrence-of"] != "IL-0003" {
+		t.Errorf("IL-0004 links %v, want caused-by and recurrence-of IL-0003", k)
+	}
+	if k := kinds("IL-0003"); k["caused"] != "IL-0004" || k["recurred-as"] != "IL-0004" {
+		t.Errorf("IL-0003 links %v, want caused and recurred-as IL-0004", k)
 	}
 }

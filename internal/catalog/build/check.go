@@ -73,7 +73,43 @@ func check(d *Data) Problems {
 		ps = append(ps, checkCase(c, orgs, vocab, ids)...)
 		ps = append(ps, checkCaseChecks(c, checks)...)
 	}
+	ps = append(ps, checkCauseCycles(d.Cases)...)
 	return append(ps, checks.problems...)
+}
+
+// checkCauseCycles reports a caused_by chain that comes back to where it started: an outage
+// cannot have caused itself, however many providers stand between.
+func checkCauseCycles(cases []*Case) Problems {
+	by := map[string]*Case{}
+	for _, c := range cases {
+		by[c.ID] = c
+	}
+	var ps Problems
+	state := map[string]int{} // 0 unseen, 1 on the path, 2 done
+	var visit func(c *Case, path []string) bool
+	visit = func(c *Case, path []string) bool {
+		switch state[c.ID] {
+		case 1:
+			ps = append(ps, c.problem([]any{"caused_by"}, "caused_by", "caused_by goes round in a circle: "+strings.Join(append(path, c.ID), " → ")))
+			return false
+		case 2:
+			return true
+		}
+		state[c.ID] = 1
+		for _, o := range c.CausedBy {
+			if next := by[o]; next != nil && !visit(next, append(path, c.ID)) {
+				return false
+			}
+		}
+		state[c.ID] = 2
+		return true
+	}
+	for _, c := range cases {
+		if state[c.ID] == 0 {
+			visit(c, nil)
+		}
+	}
+	return ps
 }
 
 // checkSet is the checks by slug, with the problems found in data/checks.yaml.
@@ -262,6 +298,16 @@ func checkCase(c *Case, orgs map[string]bool, vocab map[catalog.Kind]map[string]
 			add([]any{"same_event", i}, "a case cannot be the same event as itself")
 		case ids[r] == "":
 			add([]any{"same_event", i}, fmt.Sprintf("case %s does not exist", r))
+		}
+	}
+	for key, links := range map[string][]string{"caused_by": c.CausedBy, "recurrence_of": c.RecurrenceOf} {
+		for i, r := range links {
+			switch {
+			case r == c.ID:
+				add([]any{key, i}, "a case cannot link to itself")
+			case ids[r] == "":
+				add([]any{key, i}, fmt.Sprintf("case %s does not exist", r))
+			}
 		}
 	}
 	for i, r := range c.Related {

@@ -35,6 +35,8 @@ type ExportCase struct {
 	Sources       []ExportSource      `json:"sources"`
 	Timeline      []Event             `json:"timeline,omitempty"`
 	SameEvent     []string            `json:"same_event,omitempty"`
+	CausedBy      []string            `json:"caused_by,omitempty"`
+	RecurrenceOf  []string            `json:"recurrence_of,omitempty"`
 	Related       []string            `json:"related,omitempty"`
 	Checks        map[string][]int    `json:"checks,omitempty"`
 	Text          map[string]*Text    `json:"text"`
@@ -72,7 +74,7 @@ func csvColumns() []string {
 	for _, k := range catalog.VocabKinds {
 		cols = append(cols, k.Plural())
 	}
-	cols = append(cols, "source_urls", "same_event")
+	cols = append(cols, "source_urls", "same_event", "caused_by", "recurrence_of")
 	for _, f := range catalog.Fields {
 		for _, lang := range catalog.Langs {
 			cols = append(cols, f.Key+"_"+string(lang))
@@ -123,7 +125,7 @@ func exportOf(c *Case, o Org) ExportCase {
 	e := ExportCase{ID: c.ID, Org: ExportOrg{Slug: o.Slug, EN: o.EN, KO: o.KO, Country: o.Country},
 		Date: c.Date, Zone: c.Zone, Added: c.Added, Revised: c.Revised, Severity: c.Severity,
 		TimeToDetect: c.TimeToDetect, TimeToResolve: c.TimeToResolve, Tags: map[string][]string{},
-		Timeline: c.Timeline, SameEvent: c.SameEvent, Related: c.Related, Checks: c.Checks, Text: map[string]*Text{}}
+		Timeline: c.Timeline, SameEvent: c.SameEvent, CausedBy: c.CausedBy, RecurrenceOf: c.RecurrenceOf, Related: c.Related, Checks: c.Checks, Text: map[string]*Text{}}
 	for _, k := range catalog.VocabKinds {
 		e.Tags[k.Plural()] = append([]string{}, c.Tags[k]...)
 	}
@@ -152,7 +154,7 @@ func csvRow(e ExportCase) []string {
 	for _, s := range e.Sources {
 		urls = append(urls, s.URL)
 	}
-	row = append(row, strings.Join(urls, " | "), strings.Join(e.SameEvent, "|"))
+	row = append(row, strings.Join(urls, " | "), strings.Join(e.SameEvent, "|"), strings.Join(e.CausedBy, "|"), strings.Join(e.RecurrenceOf, "|"))
 	for _, f := range catalog.Fields {
 		for _, lang := range catalog.Langs {
 			t := e.Text[string(lang)]

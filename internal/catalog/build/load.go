@@ -96,6 +96,11 @@ type Case struct {
 	// SameEvent are cases that are the same event seen from another organization: a provider's
 	// outage and the outages it caused downstream. The link holds both ways.
 	SameEvent []string `yaml:"same_event"`
+	// CausedBy names the cases whose outage caused this one, as this case's source says: a
+	// downstream outage names its provider's. The provider's page lists what it caused.
+	CausedBy []string `yaml:"caused_by"`
+	// RecurrenceOf names an earlier incident that this case's source itself calls a repeat of.
+	RecurrenceOf []string `yaml:"recurrence_of"`
 	Timeline  []Event  `yaml:"timeline"`
 	// Checks links the case's action items to checks: a check slug from data/checks.yaml and
 	// the positions (from 1) of the action items that support it.

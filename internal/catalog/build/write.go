@@ -304,7 +304,26 @@ func insertLinks(ctx context.Context, tx *sql.Tx, cases []*Case, nums map[string
 		}
 		return nil
 	}
+	// Typed links hold both ways: a downstream case names its cause, the provider's lists what it
+	// caused; a repeat names the earlier incident, the earlier one its repeats.
+	caused, recurred := map[string][]string{}, map[string][]string{}
 	for _, c := range cases {
+		for _, o := range c.CausedBy {
+			caused[o] = append(caused[o], c.ID)
+		}
+		for _, o := range c.RecurrenceOf {
+			recurred[o] = append(recurred[o], c.ID)
+		}
+	}
+	for _, c := range cases {
+		for _, l := range []struct {
+			kind string
+			ids  []string
+		}{{"caused-by", c.CausedBy}, {"caused", caused[c.ID]}, {"recurrence-of", c.RecurrenceOf}, {"recurred-as", recurred[c.ID]}} {
+			if err := add(c, l.kind, l.ids); err != nil {
+				return err
+			}
+		}
 		if err := add(c, "same-event", same[c.ID]); err != nil {
 			return err
 		}
