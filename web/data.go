@@ -14,11 +14,16 @@ import (
 // showData renders the open-data page: the release, its files with their sizes, how to load
 // them, the license and how to cite the dataset.
 func (s *Server) showData(c echo.Context) error {
-	r, err := s.cat.Release(c.Request().Context())
+	ctx := c.Request().Context()
+	r, err := s.cat.Release(ctx)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.DataPage(views.DataView{Release: r}))
+	changes, err := s.cat.Changelog(ctx, pageLang(c), 30)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.DataPage(views.DataView{Release: r, Changelog: changes}))
 }
 
 // serveDownload sends a file of the release as it is kept: gzip-compressed, named with the

@@ -28,7 +28,7 @@ func TestOpenData(t *testing.T) {
 	if rel.Cases != 9 || rel.Version == "" || rel.Sizes["jsonl"] == 0 {
 		t.Fatalf("release = %+v", rel)
 	}
-	for _, want := range []string{rel.Version, "CC BY 4.0", "incidentlib.jsonl.gz", "read_json_auto", "jq -s length", "@misc{"} {
+	for _, want := range []string{rel.Version, "Changes", "added 8 cases", "added 1 case", "CC BY 4.0", "incidentlib.jsonl.gz", "read_json_auto", "jq -s length", "@misc{"} {
 		if !strings.Contains(page.body, want) {
 			t.Errorf("the data page does not say %q", want)
 		}

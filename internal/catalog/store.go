@@ -522,3 +522,48 @@ func caseNumOf(id string) int {
 	n, _ := strconv.Atoi(strings.TrimPrefix(id, "IL-"))
 	return n
 }
+
+// ChangeDay is one day of the catalog's changelog: the cases added and the cases revised.
+type ChangeDay struct {
+	Day            string
+	Added, Revised []Entry
+}
+
+// Changelog lists the days the catalog changed, newest first, with what each added and
+// revised: the release notes of the open data, read from the cases' own added and revised days.
+func (s *Store) Changelog(ctx context.Context, lang Lang, days int) ([]ChangeDay, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.date, c.zone, c.added, c.revised, c.org, t.title, t.summary FROM cases c
+		JOIN case_text t ON t.num = c.num AND t.lang = ? ORDER BY c.num`, lang)
+	if err != nil {
+		return nil, fmt.Errorf("changelog: %w", err)
+	}
+	defer rows.Close()
+	byDay := map[string]*ChangeDay{}
+	day := func(d string) *ChangeDay {
+		if byDay[d] == nil {
+			byDay[d] = &ChangeDay{Day: d}
+		}
+		return byDay[d]
+	}
+	for rows.Next() {
+		var e Entry
+		var org string
+		if err := rows.Scan(&e.ID, &e.Date, &e.Zone, &e.Added, &e.Revised, &org, &e.Title, &e.Summary); err != nil {
+			return nil, err
+		}
+		e.Org = s.Term(lang, KindOrg, org)
+		day(e.Added).Added = append(day(e.Added).Added, e)
+		if e.Revised != "" {
+			day(e.Revised).Revised = append(day(e.Revised).Revised, e)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []ChangeDay
+	for _, d := range byDay {
+		out = append(out, *d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Day > out[j].Day })
+	return out[:min(days, len(out))], nil
+}
