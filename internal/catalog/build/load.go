@@ -101,7 +101,7 @@ type Case struct {
 	CausedBy []string `yaml:"caused_by"`
 	// RecurrenceOf names an earlier incident that this case's source itself calls a repeat of.
 	RecurrenceOf []string `yaml:"recurrence_of"`
-	Timeline  []Event  `yaml:"timeline"`
+	Timeline     []Event  `yaml:"timeline"`
 	// Checks links the case's action items to checks: a check slug from data/checks.yaml and
 	// the positions (from 1) of the action items that support it.
 	Checks map[string][]int `yaml:"checks"`
