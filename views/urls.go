@@ -239,3 +239,9 @@ func ListFeedURL(lang catalog.Lang, f catalog.Filter) string {
 	q.Del("group")
 	return withQuery(FeedURL(lang), q)
 }
+
+// Link is a labelled place to go, such as the list an error page points back to.
+type Link struct {
+	Href  string
+	Label string
+}

@@ -70,7 +70,8 @@ func (s *Server) showChecks(c echo.Context) error {
 func (s *Server) showCheck(c echo.Context) error {
 	d, err := s.cat.Check(c.Request().Context(), pageLang(c), c.Param("slug"))
 	if errorsIsNotFound(err) {
-		return &notFound{id: "error.check_not_found", data: map[string]any{"Slug": clipValue(c.Param("slug"))}, err: err}
+		return &notFound{id: "error.check_not_found", data: map[string]any{"Slug": clipValue(c.Param("slug"))}, err: err,
+			up: views.Link{Href: views.ChecksURL(pageLang(c), nil), Label: views.T(c.Request().Context(), "nav.checks")}}
 	}
 	if err != nil {
 		return err

@@ -75,6 +75,8 @@ func TestChecksCountsMatchCases(t *testing.T) {
 	}
 	if r := get(t, s, "/ko/checks/no-such-check"); r.status != 404 || !strings.Contains(r.body, "점검 항목") {
 		t.Errorf("unknown check = %d", r.status)
+	} else if a := r.doc.Find("a.error-up"); a.AttrOr("href", "") != "/ko/checks" || strings.TrimSpace(a.Text()) != "점검 목록" {
+		t.Errorf("unknown check's page links %q (%q), want /ko/checks (점검 목록)", a.AttrOr("href", ""), a.Text())
 	}
 }
 

@@ -41,6 +41,7 @@ type notFound struct {
 	id   string
 	data map[string]any
 	err  error
+	up   views.Link // where a page reader goes instead, when there is a better place than home
 }
 
 func (e *notFound) Error() string { return e.err.Error() }
@@ -54,6 +55,7 @@ type problem struct {
 	titleID string
 	data    map[string]any
 	input   *InputError // for the API's param field
+	up      views.Link
 }
 
 // classify is the one place errors become answers; handleError and toolError both use it.
@@ -66,7 +68,7 @@ func classify(err error) problem {
 	case errors.As(err, &in):
 		p = problem{status: http.StatusBadRequest, id: in.ID, titleID: "error.bad_request_title", data: in.Data, input: in}
 	case errors.As(err, &nf):
-		p = problem{status: http.StatusNotFound, id: nf.id, titleID: "error.not_found_title", data: nf.data}
+		p = problem{status: http.StatusNotFound, id: nf.id, titleID: "error.not_found_title", data: nf.data, up: nf.up}
 	case errors.Is(err, catalog.ErrNotFound):
 		p = problem{status: http.StatusNotFound, id: "error.not_found", titleID: "error.not_found_title"}
 	case errors.Is(err, context.DeadlineExceeded):
@@ -134,7 +136,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	c.SetRequest(r.WithContext(ctx))
-	if err := render(c, status, views.ErrorPage(status, views.T(ctx, titleID), views.T(ctx, id, data))); err != nil {
+	if err := render(c, status, views.ErrorPage(status, views.T(ctx, titleID), views.T(ctx, id, data), p.up)); err != nil {
 		s.log.Error("render error page", "err", err)
 		c.String(http.StatusInternalServerError, "internal error")
 	}

@@ -172,7 +172,7 @@ func (s *Server) tooManyRenders(c echo.Context) error {
 	if !ok {
 		ctx := views.WithLocale(r.Context(), &views.Locale{Lang: lang, Localizer: s.localizers[lang], Origin: s.origin(r)})
 		var buf bytes.Buffer
-		page := views.ErrorPage(http.StatusTooManyRequests, views.T(ctx, "error.rate_limited_title"), views.T(ctx, "error.rate_limited"))
+		page := views.ErrorPage(http.StatusTooManyRequests, views.T(ctx, "error.rate_limited_title"), views.T(ctx, "error.rate_limited"), views.Link{})
 		if err := page.Render(ctx, &buf); err != nil {
 			return err
 		}
