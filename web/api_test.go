@@ -217,7 +217,7 @@ func TestAPILanguageRule(t *testing.T) {
 		t.Errorf("case with lang=ko: url %s, org %q", c.URL, c.Org.Label)
 	}
 	for path, want := range map[string]string{"/api/v1/cases/IL-9999": "There is no case", "/api/v1/cases/IL-9999?lang=ko": "사례는 없습니다",
-		"/api/v1/cases?page=9999": "page number", "/api/v1/cases?page=9999&lang=ko": "페이지 번호"} {
+		"/api/v1/cases?page=9999": "There is no page 9999", "/api/v1/cases?page=9999&lang=ko": "9999페이지는 없습니다"} {
 		if r := get(t, s, path); !strings.Contains(r.body, want) {
 			t.Errorf("%s = %s, want %q", path, r.body, want)
 		}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -39,9 +40,9 @@ func (s *Server) readFilter(raw string, pageSize int, lenient bool) (catalog.Fil
 		f.Values[kind] = q[string(kind)]
 	}
 	if p := q.Get("page"); p != "" {
-		page, err := strconv.Atoi(p)
+		page, err := parsePage(p)
 		if err != nil {
-			return f, nil, inputErr("error.bad_page", "page", map[string]any{"Value": clipValue(p), "Max": maxPage})
+			return f, nil, err
 		}
 		f.Page = page
 	}
@@ -66,7 +67,33 @@ func (s *Server) validate(in catalog.Filter, lenient bool) (catalog.Filter, []ca
 }
 
 // filterInputError is the message of a FilterError: its reason names the message.
+// parsePage reads a page number. A number too big for an int is past any list's end, and is
+// told so once the list is counted; anything else that is not a whole number from 1 is refused.
+func parsePage(p string) (int, error) {
+	n, err := strconv.Atoi(p)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(p, "-") {
+		return math.MaxInt, nil
+	}
+	if err != nil || n < 1 {
+		return 0, inputErr("error.bad_page", "page", map[string]any{"Value": clipValue(p)})
+	}
+	return n, nil
+}
+
+// pastEnd is the answer to a page number beyond a list's last page.
+func pastEnd(page, last int) error {
+	v := strconv.Itoa(page)
+	if page == math.MaxInt {
+		v = "…"
+	}
+	return inputErr("error.bad_page", "page", map[string]any{"Value": v, "Max": last})
+}
+
 func filterInputError(fe *catalog.FilterError) error {
+	if fe.Reason == catalog.ReasonBadPage && fe.PastEnd {
+		n, _ := strconv.Atoi(fe.Value)
+		return pastEnd(n, fe.Limit)
+	}
 	data := map[string]any{"Value": fe.Value, "Max": fe.Limit}
 	switch fe.Reason {
 	case catalog.ReasonUnknownValue:

@@ -291,7 +291,7 @@ func TestMCPToolErrors(t *testing.T) {
 		{"unknown filter", "search_incidents", map[string]any{"query": "dns", "org": []string{"acme"}}, "“acme” is not a known org. Find its slug with the vocab tool"},
 		{"bad kind", "get_topic", map[string]any{"kind": "colour", "slug": "red"}, `The argument "kind" must be one of ` + kindList(catalog.TopicKinds) + `; it was "colour".`},
 		{"page 0", "list_incidents", map[string]any{"kind": "cause", "slug": "power-facility", "page": 0}, `The argument "page" must be at least 1; it was 0.`},
-		{"page past the end", "list_incidents", map[string]any{"kind": "cause", "slug": "power-facility", "page": 2}, "from 1 to 1"},
+		{"page past the end", "list_incidents", map[string]any{"kind": "cause", "slug": "power-facility", "page": 2}, "this list ends at page 1"},
 		{"page size over 50", "search_incidents", map[string]any{"query": "dns", "page_size": 51}, `The argument "page_size" must be at most 50; it was 51.`},
 		{"query too long", "search_incidents", map[string]any{"query": strings.Repeat("a", 201)}, "query"},
 		{"bad lang", "vocab", map[string]any{"words": "dns", "lang": "fr"}, "lang"},

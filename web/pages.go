@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -154,13 +153,13 @@ func (s *Server) showTopic(c echo.Context) error {
 	}
 	page := 1
 	if p := c.QueryParam("page"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > maxPage {
-			return inputErr("error.bad_page", "page", map[string]any{"Value": clipValue(p), "Max": maxPage})
+		n, err := parsePage(p)
+		if err != nil {
+			return err
 		}
 		page = n
 	}
-	t, err := s.cat.TopicPage(c.Request().Context(), pageLang(c), kind, c.Param("slug"), page, catalog.DefaultPageSize)
+	t, err := s.cat.TopicPage(c.Request().Context(), pageLang(c), kind, c.Param("slug"), min(page, maxPage), catalog.DefaultPageSize)
 	if errorsIsNotFound(err) {
 		return &notFound{id: "error.topic_not_found", data: map[string]any{"Kind": views.KindLabel(c.Request().Context(), kind), "Slug": clipValue(c.Param("slug"))}, err: err}
 	}
@@ -168,7 +167,7 @@ func (s *Server) showTopic(c echo.Context) error {
 		return err
 	}
 	if page > t.Pages() {
-		return inputErr("error.bad_page", "page", map[string]any{"Value": page, "Max": t.Pages()})
+		return pastEnd(page, t.Pages())
 	}
 	v := views.TopicView{Topic: t}
 	if kind == catalog.KindOrg {

@@ -341,7 +341,7 @@ func (s *Store) Cases(ctx context.Context, lang Lang, f Filter) (Result, error) 
 		r.AllWords = every.count()
 	}
 	if r.Filter.Page > r.Pages() { // before the cards, facets and graph are worked out
-		return r, &FilterError{Param: "page", Reason: ReasonBadPage, Value: strconv.Itoa(r.Filter.Page), Limit: r.Pages()}
+		return r, &FilterError{Param: "page", Reason: ReasonBadPage, Value: strconv.Itoa(r.Filter.Page), Limit: r.Pages(), PastEnd: true}
 	}
 	if r.Cards, err = s.cards(ctx, lang, sel.ix, sel.pageNums(r.Filter), r.Words); err != nil {
 		return Result{}, err

@@ -322,7 +322,7 @@ func TestValidateFilter(t *testing.T) {
 	if err != nil || len(dropped) != 1 || !f.Has("org", "kakao") {
 		t.Errorf("lenient: %v %v %v", err, dropped, f.Values)
 	}
-	if _, _, err := s.Validate(catalog.Filter{Page: 0}, false); !errors.As(err, &fe) || fe.Reason != catalog.ReasonBadPage || fe.Limit != catalog.MaxPage {
+	if _, _, err := s.Validate(catalog.Filter{Page: 0}, false); !errors.As(err, &fe) || fe.Reason != catalog.ReasonBadPage || fe.PastEnd {
 		t.Errorf("page 0: %v", err)
 	}
 	if _, _, err := s.Validate(catalog.Filter{Page: 1, Sort: "random"}, false); !errors.As(err, &fe) || fe.Param != "sort" {

@@ -9,8 +9,8 @@ import (
 
 // Limits on a listing request. They bound the work one request can ask for.
 const (
-	MaxPage   = 10000
-	MaxValues = 30 // filter values over all kinds
+	MaxPage   = 10000 // the most an MCP schema offers; a listing's own last page is the real bound
+	MaxValues = 30    // filter values over all kinds
 )
 
 // FilterError is a filter that cannot be run, said so that a caller can explain it: the
@@ -22,6 +22,7 @@ type FilterError struct {
 	Value   string
 	Limit   int
 	Closest []Term
+	PastEnd bool // a page number beyond the last page, which Limit then is
 }
 
 // Reasons of a FilterError.
@@ -77,8 +78,8 @@ func (s *Store) Validate(in Filter, lenient bool) (Filter, []Dropped, error) {
 			f.Values[kind] = append(f.Values[kind], v)
 		}
 	}
-	if f.Page < 1 || f.Page > MaxPage {
-		return f, nil, &FilterError{Param: "page", Reason: ReasonBadPage, Value: strconv.Itoa(f.Page), Limit: MaxPage}
+	if f.Page < 1 { // a page past the end is caught once the cases are counted, with the real last page
+		return f, nil, &FilterError{Param: "page", Reason: ReasonBadPage, Value: strconv.Itoa(f.Page)}
 	}
 	switch f.Group {
 	case "", "cause":
